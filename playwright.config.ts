@@ -1,0 +1,44 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/** Port of the production server the browser tests start (`next start`). */
+const port = Number(process.env.E2E_PORT ?? 3100);
+
+/** Debian's Chromium with the launch flags that work on this machine (DEVELOPERS.md). */
+const chromium = {
+  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list']],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: chromium,
+    trace: 'off',
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+    { name: 'mobile', use: { ...devices['Pixel 5'], viewport: { width: 375, height: 740 } } },
+  ],
+  webServer: {
+    command: `npx next start -p ${port}`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: { DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', SITE_URL: `http://127.0.0.1:${port}` },
+  },
+});
