@@ -1,0 +1,56 @@
+import type { Metadata, Viewport } from 'next';
+import localFont from 'next/font/local';
+import { Breadcrumbs } from '@/components/layout/breadcrumbs';
+import { ScrollToTop } from '@/components/layout/scroll-to-top';
+import { SiteFooter } from '@/components/layout/site-footer';
+import { SiteHeader } from '@/components/layout/site-header';
+import { RevealObserver } from '@/components/ui/reveal-observer';
+import { site } from '@/content/site';
+import './globals.css';
+
+/** Inter, self-hosted from @fontsource-variable/inter (latin subset, variable weight). */
+const inter = localFont({
+  src: '../../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2',
+  variable: '--font-inter',
+  display: 'swap',
+  weight: '100 900',
+});
+
+/** Pages are static; they are re-rendered at most hourly so the footer's year stays current. */
+export const revalidate = 3600;
+
+export const metadata: Metadata = {
+  title: { default: `${site.product}: hospital information management | ${site.name}`, template: `%s | ${site.name}` },
+  description: site.description,
+  applicationName: site.name,
+};
+
+export const viewport: Viewport = {
+  themeColor: '#15803d',
+  width: 'device-width',
+  initialScale: 1,
+};
+
+/** The HTML shell of every page: skip link, header, breadcrumb, main content, footer. */
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" className={inter.variable}>
+      <body className="flex min-h-dvh flex-col">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded bg-white px-2 py-1 font-semibold text-brand-800 shadow focus:not-sr-only focus:fixed focus:top-1 focus:left-1"
+        >
+          Skip to main content
+        </a>
+        <SiteHeader />
+        <Breadcrumbs />
+        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+          {children}
+        </main>
+        <SiteFooter />
+        <ScrollToTop />
+        <RevealObserver />
+      </body>
+    </html>
+  );
+}

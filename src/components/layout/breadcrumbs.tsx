@@ -1,0 +1,45 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { ChevronRight } from 'lucide-react';
+import { buildBreadcrumbs, collapseBreadcrumbs } from '@/lib/breadcrumbs';
+
+/**
+ * Breadcrumb trail of the current path (spec §2), shown on every page but Home. Reads the path on
+ * the client side of the router so it also follows client navigation; it is prerendered with the page.
+ */
+export function Breadcrumbs() {
+  const pathname = usePathname();
+  if (!pathname || pathname === '/') return null;
+  const items = collapseBreadcrumbs(buildBreadcrumbs(pathname));
+
+  return (
+    <nav aria-label="Breadcrumb" className="border-b border-slate-200 bg-surface">
+      <ol className="mx-auto flex max-w-page flex-wrap items-center gap-x-0.5 gap-y-0.5 px-2 py-1 text-sm sm:px-3">
+        {items.map((item, index) => (
+          <li key={'ellipsis' in item ? 'ellipsis' : item.href} className="flex items-center gap-0.5">
+            {index > 0 && <ChevronRight aria-hidden="true" className="size-2 shrink-0 text-slate-500" />}
+            {'ellipsis' in item ? (
+              <span aria-label={`${item.hidden} more levels`} className="px-0.5 text-muted">
+                …
+              </span>
+            ) : item.current ? (
+              <Link
+                href={item.href}
+                aria-current="page"
+                className="font-semibold text-ink no-underline hover:underline"
+              >
+                {item.label}
+              </Link>
+            ) : (
+              <Link href={item.href} className="text-brand-800 underline-offset-4 hover:underline">
+                {item.label}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

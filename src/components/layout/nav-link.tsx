@@ -1,0 +1,24 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { cn } from '@/lib/utils';
+
+/** True when `href` is the current page or a section containing it (Home only matches `/`). */
+export function isActivePath(pathname: string, href: string): boolean {
+  return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`);
+}
+
+/** A navigation link that marks itself `aria-current="page"` when it points at the current route. */
+export function NavLink({ href, className, ...props }: React.ComponentProps<typeof Link> & { href: string }) {
+  const pathname = usePathname() ?? '/';
+  const active = isActivePath(pathname, href);
+  return (
+    <Link
+      href={href}
+      aria-current={active ? 'page' : undefined}
+      className={cn(className, active && 'text-brand-800')}
+      {...props}
+    />
+  );
+}

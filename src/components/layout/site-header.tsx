@@ -1,0 +1,41 @@
+import { demoHref, navItems } from '@/content/navigation';
+import { CtaLink } from '@/components/ui/cta';
+import { Logo } from './logo';
+import { MobileMenu } from './mobile-menu';
+import { NavLink } from './nav-link';
+import { ProductsMenu } from './products-menu';
+
+/**
+ * The navigation bar on every page (spec §2): Home, Products (dropdown of the nine modules),
+ * About Us, Contact Us and a "Schedule a Demo" button; a menu toggle below the md breakpoint.
+ */
+export function SiteHeader() {
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+      <div className="relative mx-auto flex h-8 max-w-page items-center justify-between gap-2 px-2 sm:px-3">
+        <Logo />
+        <nav aria-label="Main" className="hidden md:block">
+          <ul className="flex items-center gap-1">
+            {navItems.map((item) => (
+              <li key={item.id}>
+                {item.dropdown ? (
+                  <ProductsMenu />
+                ) : (
+                  <NavLink href={item.target} className="rounded px-1 py-1 font-medium hover:text-brand-800">
+                    {item.title}
+                  </NavLink>
+                )}
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="flex items-center gap-1">
+          <CtaLink href={demoHref} size="sm" className="hidden sm:inline-flex">
+            Schedule a Demo
+          </CtaLink>
+          <MobileMenu />
+        </div>
+      </div>
+    </header>
+  );
+}
