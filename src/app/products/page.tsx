@@ -1,0 +1,14 @@
+import { modules } from '@/content/modules';
+import { pageMetadata } from '@/lib/seo/metadata';
+import { ProductPanel } from './product-panel';
+
+export const metadata = pageMetadata({
+  title: 'Products',
+  description: `The nine modules of the hospital information-management system: ${modules.map((m) => m.title).join(', ')}.`,
+  path: modules[0]!.link,
+});
+
+/** `/products`: a missing id selects tab 0 (spec §2). */
+export default function ProductsPage() {
+  return <ProductPanel index={0} />;
+}

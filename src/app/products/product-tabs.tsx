@@ -1,0 +1,88 @@
+'use client';
+
+import Link from 'next/link';
+import { useParams } from 'next/navigation';
+import { useRef, useSyncExternalStore } from 'react';
+import { productLinks } from '@/content/navigation';
+import { parseProductId } from '@/lib/product-tab';
+import { cn } from '@/lib/utils';
+
+/** Width in px from which the tabs stand vertically (spec §9: horizontal below 968 px). */
+export const VERTICAL_TABS_MIN_WIDTH = 968;
+
+const query = `(min-width: ${VERTICAL_TABS_MIN_WIDTH}px)`;
+const subscribe = (onChange: () => void) => {
+  const media = window.matchMedia(query);
+  media.addEventListener('change', onChange);
+  return () => media.removeEventListener('change', onChange);
+};
+
+/** DOM id of tab `index`, referenced by the panel's `aria-labelledby`. */
+export const productTabId = (index: number) => `product-tab-${index}`;
+
+/** DOM id of the product panel, referenced by each tab's `aria-controls`. */
+export const PRODUCT_PANEL_ID = 'product-panel';
+
+/**
+ * The nine module tabs (spec §2, product page). Each tab is a link to `/products/{i}`, so the
+ * selected tab follows the route (client navigation, no reload). Vertical from 968 px, horizontal
+ * below (CSS, `tabs:` breakpoint). Arrow keys, Home and End move focus between tabs; Enter opens one.
+ */
+export function ProductTabs() {
+  const params = useParams<{ id?: string }>();
+  const selected = parseProductId(params.id) ?? 0;
+  const vertical = useSyncExternalStore(subscribe, () => window.matchMedia(query).matches, () => true);
+  const listRef = useRef<HTMLDivElement>(null);
+
+  const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
+    const tabs = [...(listRef.current?.querySelectorAll<HTMLElement>('[role="tab"]') ?? [])];
+    const current = tabs.indexOf(document.activeElement as HTMLElement);
+    if (current < 0) return;
+    const last = tabs.length - 1;
+    const next = {
+      ArrowRight: current === last ? 0 : current + 1,
+      ArrowDown: current === last ? 0 : current + 1,
+      ArrowLeft: current === 0 ? last : current - 1,
+      ArrowUp: current === 0 ? last : current - 1,
+      Home: 0,
+      End: last,
+    }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    tabs[next]?.focus();
+  };
+
+  return (
+    <div
+      ref={listRef}
+      role="tablist"
+      aria-label="Modules"
+      aria-orientation={vertical ? 'vertical' : 'horizontal'}
+      onKeyDown={onKeyDown}
+      className="-mx-2 flex snap-x gap-0.5 overflow-x-auto border-b border-slate-200 px-2 pb-px sm:-mx-3 sm:px-3 tabs:mx-0 tabs:flex-col tabs:gap-0.5 tabs:overflow-visible tabs:border-b-0 tabs:border-l tabs:px-0 tabs:pb-0"
+    >
+      {productLinks.map(({ id, title, link }) => {
+        const active = id === selected;
+        return (
+          <Link
+            key={id}
+            id={productTabId(id)}
+            href={link}
+            role="tab"
+            aria-selected={active}
+            aria-controls={PRODUCT_PANEL_ID}
+            tabIndex={active ? 0 : -1}
+            className={cn(
+              'shrink-0 snap-start border-b-2 px-1.5 py-1 font-medium whitespace-nowrap transition-colors tabs:-ml-px tabs:border-b-0 tabs:border-l-2 tabs:py-1 tabs:whitespace-normal',
+              active
+                ? 'border-brand-700 text-brand-800 tabs:bg-brand-50'
+                : 'border-transparent text-slate-700 hover:border-slate-300 hover:text-ink',
+            )}
+          >
+            {title}
+          </Link>
+        );
+      })}
+    </div>
+  );
+}
