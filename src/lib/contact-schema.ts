@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/**
+ * The contact form's one schema, shared by the form (labels, `maxLength`) and the server
+ * (validation before anything is stored). Client-safe: imports nothing but zod.
+ *
+ * Rules (issue 3): every value trimmed; First Name, Last Name, Email, Organization and Subject
+ * required (spec §5), Message optional; maximum lengths below; e-mail format checked; CR, LF and
+ * other control characters refused in single-line fields (they would let a value inject e-mail
+ * headers).
+ */
+
+/** Maximum length of each field, in characters (UTF-16 code units, as `maxLength` counts). */
+export const contactLimits = {
+  firstName: 100,
+  lastName: 100,
+  email: 254,
+  organization: 200,
+  subject: 200,
+  message: 5000,
+} as const;
+
+/** The form's fields, in display order. */
+export const contactFields = [
+  'firstName',
+  'lastName',
+  'email',
+  'organization',
+  'subject',
+  'message',
+] as const;
+
+export type ContactField = (typeof contactFields)[number];
+
+/** Visible label of each field (spec §2, Contact Us). */
+export const contactLabels: Record<ContactField, string> = {
+  firstName: 'First Name',
+  lastName: 'Last Name',
+  email: 'Email',
+  organization: 'Organization',
+  subject: 'Subject',
+  message: 'Message',
+};
+
+/** Control characters (C0, DEL, C1) and the Unicode line/paragraph separators. */
+const controlCharacters = /[\p{Cc}\u2028\u2029]/u;
+/** Line breaks and tabs, allowed in the message only. */
+const lineBreaksAndTabs = /[\t\n\r]/g;
+
+function singleLine(field: Exclude<ContactField, 'message' | 'email'>, required: string) {
+  const label = contactLabels[field];
+  return z
+    .string(required)
+    .trim()
+    .min(1, required)
+    .max(contactLimits[field], `${label} must be at most ${contactLimits[field]} characters.`)
+    .refine((value) => !controlCharacters.test(value), `${label} must be on one line, without control characters.`);
+}
+
+/** Validates and normalises one enquiry. Parse with `safeParse`; never throws on bad input. */
+export const contactSchema = z.object({
+  firstName: singleLine('firstName', 'Enter your first name.'),
+  lastName: singleLine('lastName', 'Enter your last name.'),
+  email: z
+    .string('Enter your e-mail address.')
+    .trim()
+    .min(1, 'Enter your e-mail address.')
+    .max(contactLimits.email, `Email must be at most ${contactLimits.email} characters.`)
+    .pipe(z.email('Enter a valid e-mail address, like name@hospital.org.')),
+  organization: singleLine('organization', 'Enter your organization.'),
+  subject: singleLine('subject', 'Enter a subject.'),
+  message: z
+    .string()
+    .trim()
+    .max(contactLimits.message, `Message must be at most ${contactLimits.message} characters.`)
+    .refine(
+      (value) => !controlCharacters.test(value.replace(lineBreaksAndTabs, '')),
+      'Message must not contain control characters.',
+    )
+    .default(''),
+});
+
+/** A valid, normalised enquiry. */
+export type ContactInput = z.infer<typeof contactSchema>;
+
+/** What the visitor typed, field by field, as strings (kept and shown again after an error). */
+export type ContactValues = Record<ContactField, string>;
+
+/** The first error message of each invalid field. */
+export type ContactErrors = Partial<Record<ContactField, string>>;
+
+/** Turns a failed parse into one message per field (the first one zod reports). */
+export function fieldErrors(error: z.ZodError): ContactErrors {
+  const errors: ContactErrors = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0];
+    if (typeof field === 'string' && isContactField(field) && !errors[field]) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+function isContactField(name: string): name is ContactField {
+  return (contactFields as readonly string[]).includes(name);
+}
+
+/**
+ * Outcome of a submission, returned by the server action and rendered by the form.
+ * - `idle`: nothing submitted yet.
+ * - `invalid`: field errors (or a form-level `message`); `values` are what was typed, to be shown
+ *   again; `token` replaces the form token when the old one expired.
+ * - `accepted`: the enquiry is stored (or, for a bot, pretends to be); `reference` identifies it.
+ */
+export type ContactFormState =
+  | { status: 'idle' }
+  | { status: 'invalid'; message: string; errors: ContactErrors; values: ContactValues; token?: string }
+  | { status: 'accepted'; message: string; reference: string };
+
+/** Names of the form's hidden fields: the signed token and the honeypot bots fill in. */
+export const formTokenField = 'formToken';
+export const honeypotField = 'website';

@@ -1,0 +1,35 @@
+import 'server-only';
+import { lt, sql } from 'drizzle-orm';
+import type { Db } from '../db';
+import { rateLimits } from '../db/schema';
+
+/** At most `max` accepted enquiries per client per `windowMs` (default 5 per 10 minutes). */
+export type RateLimit = { max: number; windowMs: number };
+
+/**
+ * Counts one submission for `key` in the current fixed window and says whether it is allowed.
+ * Atomic (one upsert), so concurrent requests on several instances are counted exactly; run it in
+ * the enquiry's transaction so a refused or failed submission is not counted.
+ * @returns true when the submission is within the limit.
+ */
+export async function consumeRateLimit(db: Db, key: string, limit: RateLimit, now: Date): Promise<boolean> {
+  const windowStart = new Date(Math.floor(now.getTime() / limit.windowMs) * limit.windowMs);
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key, windowStart, count: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimits.key, rateLimits.windowStart],
+      set: { count: sql`${rateLimits.count} + 1` },
+    })
+    .returning({ count: rateLimits.count });
+  return (row?.count ?? 1) <= limit.max;
+}
+
+/** Deletes counters of windows that ended before `now`; returns how many were removed. */
+export async function purgeRateLimits(db: Db, limit: RateLimit, now: Date): Promise<number> {
+  const removed = await db
+    .delete(rateLimits)
+    .where(lt(rateLimits.windowStart, new Date(now.getTime() - limit.windowMs)))
+    .returning({ key: rateLimits.key });
+  return removed.length;
+}

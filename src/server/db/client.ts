@@ -1,0 +1,116 @@
+import 'server-only';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import lockfile from 'proper-lockfile';
+import { Pool } from 'pg';
+import { schema } from './schema';
+
+/** A Drizzle database over either driver; queries are written once against this type. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** An open database: the Drizzle handle, which engine it is, and how to migrate and close it. */
+export type Database = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Applies the SQL migrations in `drizzle/` under a PostgreSQL advisory lock. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Key of the advisory lock serialising migrations across instances (any constant bigint). */
+const MIGRATION_LOCK_KEY = 4_711_203_001;
+
+/** Where the generated migrations live (repository root, where `next start` and the CLI run). */
+const defaultMigrationsFolder = () => path.join(process.cwd(), 'drizzle');
+
+export type OpenOptions = {
+  /** A `postgres://` URL: use that server; otherwise PGlite in `dataDir`. */
+  url?: string;
+  /** PGlite's data directory (created if missing). */
+  dataDir: string;
+  migrationsFolder?: string;
+  /** Connections in the PostgreSQL pool (default 10). */
+  poolSize?: number;
+};
+
+/**
+ * Opens the database: PostgreSQL when `url` is set, else PGlite in `dataDir`.
+ * PGlite must never be opened by two processes at once (it corrupts the directory), so the
+ * directory is locked first; a second opener fails with an error saying which directory is busy.
+ * @throws when the server is unreachable or the PGlite directory is locked by another process.
+ */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const migrationsFolder = options.migrationsFolder ?? defaultMigrationsFolder();
+  return options.url
+    ? openPostgres(options.url, migrationsFolder, options.poolSize ?? 10)
+    : openPglite(options.dataDir, migrationsFolder);
+}
+
+async function openPostgres(url: string, migrationsFolder: string, max: number): Promise<Database> {
+  const pool = new Pool({ connectionString: url, max });
+  const db = drizzlePg({ client: pool, schema });
+  await pool.query('SELECT 1');
+  return {
+    db,
+    kind: 'postgres',
+    async migrate() {
+      // A session-level advisory lock needs one connection for lock, migrate and unlock.
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        try {
+          await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir: string, migrationsFolder: string): Promise<Database> {
+  const directory = path.resolve(dataDir);
+  await mkdir(directory, { recursive: true });
+  const release = await lockfile
+    .lock(directory, { lockfilePath: path.join(directory, '.pglite.lock'), stale: 15_000, update: 5_000 })
+    .catch((error: unknown) => {
+      throw new Error(
+        `The PGlite data directory ${directory} is in use by another process (the running site?). ` +
+          'Stop it first, or use PostgreSQL (DATABASE_URL) to share the database.',
+        { cause: error },
+      );
+    });
+  try {
+    const client = await PGlite.create(path.join(directory, 'pglite'));
+    const db = drizzlePglite({ client, schema });
+    return {
+      db,
+      kind: 'pglite',
+      async migrate() {
+        await db.execute(sql`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+        try {
+          await migratePglite(db, { migrationsFolder });
+        } finally {
+          await db.execute(sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
+        }
+      },
+      async close() {
+        await client.close();
+        await release();
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}

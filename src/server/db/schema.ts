@@ -1,0 +1,77 @@
+import 'server-only';
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * The database schema, one for PGlite and PostgreSQL. Migrations in `drizzle/` are generated from
+ * it with drizzle-kit (see drizzle.config.ts); never edit the tables without generating one.
+ */
+
+/** One enquiry from the contact form. Holds no IP address, only a salted hash of it. */
+export const leads = pgTable(
+  'leads',
+  {
+    id: uuid('id').primaryKey(),
+    /** Shown to the visitor and quoted in the e-mail, e.g. `NH-7K3P9QXD2M`. */
+    reference: text('reference').notNull().unique(),
+    /** Nonce of the form token: a second post of the same form returns the first enquiry. */
+    submissionId: text('submission_id').notNull().unique(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    organization: text('organization').notNull(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull().default(''),
+    /** HMAC-SHA-256 of the client address with the site secret (never the address itself). */
+    clientHash: text('client_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('leads_created_at_idx').on(table.createdAt),
+    index('leads_email_lower_idx').on(sql`lower(${table.email})`),
+  ],
+);
+
+/** Delivery state of a notification job (see src/server/outbox/worker.ts). */
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+/** Transactional outbox: one notification e-mail per lead, written in the lead's transaction. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey(),
+    leadId: uuid('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    status: text('status').$type<OutboxStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When a pending job may next be tried; for a `sending` job, when its claim expires. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('outbox_status_next_attempt_idx').on(table.status, table.nextAttemptAt),
+    index('outbox_lead_id_idx').on(table.leadId),
+  ],
+);
+
+/** Fixed-window submission counters per client hash, shared by every instance. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.key, table.windowStart] })],
+);
+
+/** Generated secrets (form-token and hashing key) when `FORM_SECRET` is not set. */
+export const appSecrets = pgTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const schema = { leads, outbox, rateLimits, appSecrets };

@@ -1,0 +1,81 @@
+import 'server-only';
+import type { SendMailOptions } from 'nodemailer';
+import { contactLabels, type ContactField } from '@/lib/contact-schema';
+
+/** The stored enquiry an e-mail is built from. */
+export type LeadForEmail = {
+  id: string;
+  reference: string;
+  createdAt: Date;
+} & Record<ContactField, string>;
+
+/** Sender, recipients and the domain used in Message-IDs. */
+export type NotificationAddresses = {
+  /** `LEADS_FROM`, e.g. `Nirmaya website <no-reply@nirmaya.example>`. */
+  from: string;
+  /** `LEADS_TO`: one address or a comma-separated list. */
+  to: string;
+};
+
+const fieldOrder: ContactField[] = ['firstName', 'lastName', 'email', 'organization', 'subject', 'message'];
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** The host part of an address like `Name <user@host>`, for Message-IDs (`localhost` if none). */
+function domainOf(address: string): string {
+  const match = /@([A-Za-z0-9.-]+)>?\s*$/.exec(address);
+  return match?.[1] ?? 'localhost';
+}
+
+/**
+ * Builds the provider's notification for one enquiry: plain text and HTML (every value escaped),
+ * Reply-To the visitor, and a Message-ID derived from the lead id, so a resend after a crash is
+ * recognisably the same message. Header values are passed as structured fields; nodemailer
+ * encodes them, and the schema has already refused line breaks in single-line fields.
+ */
+export function buildNotification(lead: LeadForEmail, addresses: NotificationAddresses): SendMailOptions {
+  const name = `${lead.firstName} ${lead.lastName}`;
+  const received = lead.createdAt.toISOString();
+  const rows = fieldOrder.filter((field) => field !== 'message');
+  const text = [
+    `New enquiry ${lead.reference} from the website (received ${received}).`,
+    '',
+    ...rows.map((field) => `${contactLabels[field]}: ${lead[field]}`),
+    '',
+    `${contactLabels.message}:`,
+    lead.message || '(none)',
+    '',
+    'Reply to this e-mail to answer the visitor.',
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">',
+    `<p>New enquiry <strong>${escapeHtml(lead.reference)}</strong> from the website (received ${escapeHtml(received)}).</p>`,
+    '<table cellpadding="4" style="border-collapse:collapse">',
+    ...rows.map(
+      (field) =>
+        `<tr><th align="left" style="vertical-align:top">${contactLabels[field]}</th><td>${escapeHtml(lead[field])}</td></tr>`,
+    ),
+    '</table>',
+    `<p><strong>${contactLabels.message}:</strong></p>`,
+    `<p style="white-space:pre-wrap">${lead.message ? escapeHtml(lead.message) : '(none)'}</p>`,
+    '<p>Reply to this e-mail to answer the visitor.</p>',
+    '</body></html>',
+  ].join('\n');
+  return {
+    from: addresses.from,
+    to: addresses.to,
+    replyTo: { name, address: lead.email },
+    subject: `Website enquiry ${lead.reference}: ${lead.subject}`,
+    messageId: `<enquiry.${lead.id}@${domainOf(addresses.from)}>`,
+    text,
+    html,
+  };
+}

@@ -1,0 +1,81 @@
+import 'server-only';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { Db } from '../db';
+import { leads, outbox } from '../db/schema';
+import type { LeadForEmail } from '../email/notification';
+
+/** A claimed notification job with the lead it announces. */
+export type ClaimedJob = { id: string; attempts: number; lead: LeadForEmail };
+
+const at = (msFromNow: number) => sql`now() + ${msFromNow} * interval '1 millisecond'`;
+
+/**
+ * Claims up to `limit` due jobs for this worker: pending jobs whose time has come, and `sending`
+ * jobs whose claim expired (their worker died). The select uses `FOR UPDATE SKIP LOCKED`, so
+ * concurrent workers on several instances never claim the same job. A claim lasts `leaseMs`.
+ */
+export async function claimJobs(db: Db, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+  return db.transaction(async (tx) => {
+    const due = tx
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(and(inArray(outbox.status, ['pending', 'sending']), lte(outbox.nextAttemptAt, sql`now()`)))
+      .orderBy(outbox.nextAttemptAt)
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    const claimed = await tx
+      .update(outbox)
+      .set({ status: 'sending', attempts: sql`${outbox.attempts} + 1`, nextAttemptAt: at(leaseMs) })
+      .where(inArray(outbox.id, due))
+      .returning({ id: outbox.id, attempts: outbox.attempts, leadId: outbox.leadId });
+    if (claimed.length === 0) return [];
+    const rows = await tx
+      .select()
+      .from(leads)
+      .where(
+        inArray(
+          leads.id,
+          claimed.map((job) => job.leadId),
+        ),
+      );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return claimed.flatMap((job) => {
+      const lead = byId.get(job.leadId);
+      return lead ? [{ id: job.id, attempts: job.attempts, lead }] : [];
+    });
+  });
+}
+
+/** Records a delivered job. */
+export async function markSent(db: Db, id: string): Promise<void> {
+  await db
+    .update(outbox)
+    .set({ status: 'sent', sentAt: sql`now()`, lastError: null })
+    .where(and(eq(outbox.id, id), eq(outbox.status, 'sending')));
+}
+
+/** Puts a job back in the queue, to be tried again in `delayMs`. */
+export async function markRetry(db: Db, id: string, delayMs: number, error: string): Promise<void> {
+  await db
+    .update(outbox)
+    .set({ status: 'pending', nextAttemptAt: at(delayMs), lastError: error })
+    .where(and(eq(outbox.id, id), eq(outbox.status, 'sending')));
+}
+
+/** Gives up on a job: it stays visible as `failed` until `requeueFailed` (`leads retry`). */
+export async function markFailed(db: Db, id: string, error: string): Promise<void> {
+  await db
+    .update(outbox)
+    .set({ status: 'failed', lastError: error })
+    .where(and(eq(outbox.id, id), eq(outbox.status, 'sending')));
+}
+
+/** Re-queues every failed job for immediate delivery with a fresh attempt count; returns how many. */
+export async function requeueFailed(db: Db): Promise<number> {
+  const rows = await db
+    .update(outbox)
+    .set({ status: 'pending', attempts: 0, nextAttemptAt: sql`now()` })
+    .where(eq(outbox.status, 'failed'))
+    .returning({ id: outbox.id });
+  return rows.length;
+}
