@@ -10,7 +10,7 @@ export const home = {
       'Nine modules, from Registration to Reporting',
       'Laboratory, PACS and SNOMED CT integration',
       'Multilingual, with role-based access control',
-      'Run on your servers or as a cloud service',
+      'Also offered as a cloud (SaaS) service',
     ],
     imageAlt:
       'Illustration: a hospital dashboard connected to patient records, the laboratory, the wards and the pharmacy store.',

@@ -17,7 +17,7 @@ export default function ProductsLayout({ children }: { children: React.ReactNode
           width={1200}
           height={320}
           loading="eager"
-          className="absolute inset-0 h-full w-full object-cover object-right opacity-40 sm:opacity-100"
+          className="absolute inset-0 hidden h-full w-full object-cover object-right lg:block"
         />
         <div className="relative mx-auto max-w-page px-2 py-5 sm:px-3 md:py-7">
           <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">{site.product}</p>
