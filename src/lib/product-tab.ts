@@ -15,3 +15,12 @@ export function parseProductId(id: string | undefined): number | null {
   const n = Number(id);
   return Number.isInteger(n) && n >= 0 && n < PRODUCT_TAB_COUNT ? n : null;
 }
+
+/** Width in px from which the tabs stand vertically (spec §9: horizontal below 968 px). */
+export const VERTICAL_TABS_MIN_WIDTH = 968;
+
+/** DOM id of tab `index`, referenced by the panel's `aria-labelledby`. */
+export const productTabId = (index: number) => `product-tab-${index}`;
+
+/** DOM id of the product panel, referenced by each tab's `aria-controls`. */
+export const PRODUCT_PANEL_ID = 'product-panel';

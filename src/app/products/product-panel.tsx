@@ -3,7 +3,7 @@ import { ArrowLeft, ArrowRight, CheckCircle2 } from 'lucide-react';
 import { CtaLink } from '@/components/ui/cta';
 import { modules } from '@/content/modules';
 import { demoHref } from '@/content/navigation';
-import { PRODUCT_PANEL_ID, productTabId } from './product-tabs';
+import { PRODUCT_PANEL_ID, productTabId } from '@/lib/product-tab';
 
 /**
  * The panel of one module (spec §1 module list, §2 product page), server-rendered: summary,

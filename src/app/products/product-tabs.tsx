@@ -4,11 +4,13 @@ import Link from 'next/link';
 import { useParams } from 'next/navigation';
 import { useRef, useSyncExternalStore } from 'react';
 import { productLinks } from '@/content/navigation';
-import { parseProductId } from '@/lib/product-tab';
+import {
+  parseProductId,
+  PRODUCT_PANEL_ID,
+  productTabId,
+  VERTICAL_TABS_MIN_WIDTH,
+} from '@/lib/product-tab';
 import { cn } from '@/lib/utils';
-
-/** Width in px from which the tabs stand vertically (spec §9: horizontal below 968 px). */
-export const VERTICAL_TABS_MIN_WIDTH = 968;
 
 const query = `(min-width: ${VERTICAL_TABS_MIN_WIDTH}px)`;
 const subscribe = (onChange: () => void) => {
@@ -16,12 +18,6 @@ const subscribe = (onChange: () => void) => {
   media.addEventListener('change', onChange);
   return () => media.removeEventListener('change', onChange);
 };
-
-/** DOM id of tab `index`, referenced by the panel's `aria-labelledby`. */
-export const productTabId = (index: number) => `product-tab-${index}`;
-
-/** DOM id of the product panel, referenced by each tab's `aria-controls`. */
-export const PRODUCT_PANEL_ID = 'product-panel';
 
 /**
  * The nine module tabs (spec §2, product page). Each tab is a link to `/products/{i}`, so the
