@@ -10,16 +10,17 @@ export type ClaimedJob = { id: string; attempts: number; lead: LeadForEmail };
 const at = (msFromNow: number) => sql`now() + ${msFromNow} * interval '1 millisecond'`;
 
 /**
- * Claims up to `limit` due jobs for this worker: pending jobs whose time has come, and `sending`
- * jobs whose claim expired (their worker died). The select uses `FOR UPDATE SKIP LOCKED`, so
- * concurrent workers on several instances never claim the same job. A claim lasts `leaseMs`.
+ * Claims up to `limit` jobs due by `dueBy` (and by the database's clock): pending jobs whose time
+ * has come, and `sending` jobs whose claim expired (their worker died). The select uses
+ * `FOR UPDATE SKIP LOCKED`, so concurrent workers on several instances never claim the same job.
+ * A claim lasts `leaseMs`.
  */
-export async function claimJobs(db: Db, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+export async function claimJobs(db: Db, limit: number, leaseMs: number, dueBy: Date): Promise<ClaimedJob[]> {
   return db.transaction(async (tx) => {
     const due = tx
       .select({ id: outbox.id })
       .from(outbox)
-      .where(and(inArray(outbox.status, ['pending', 'sending']), lte(outbox.nextAttemptAt, sql`now()`)))
+      .where(and(inArray(outbox.status, ['pending', 'sending']), lte(outbox.nextAttemptAt, sql`least(now(), ${dueBy.toISOString()}::timestamptz)`)))
       .orderBy(outbox.nextAttemptAt)
       .limit(limit)
       .for('update', { skipLocked: true });

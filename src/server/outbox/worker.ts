@@ -77,10 +77,12 @@ export function createOutboxWorker(
     }
   }
 
+  /** Sends the jobs due when the round starts (a job retried during the round waits for the next). */
   async function round(): Promise<number> {
+    const dueBy = new Date();
     let handled = 0;
     for (;;) {
-      const jobs = await claimJobs(db, batchSize, leaseMs);
+      const jobs = await claimJobs(db, batchSize, leaseMs, dueBy);
       if (jobs.length === 0) return handled;
       for (const job of jobs) await deliver(job);
       handled += jobs.length;

@@ -1,0 +1,300 @@
+import '../test-support/quiet-logs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { count, eq } from 'drizzle-orm';
+import { contactFields, contactSchema, type ContactValues } from '@/lib/contact-schema';
+import { leads, outbox } from '../db/schema';
+import { backends, backendTitle, openTestDatabase, type TestDatabase } from '../test-support/databases';
+import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
+import {
+  LEADS_TO,
+  TEST_SECRET,
+  deps,
+  formData,
+  freshToken,
+  request,
+  testWorker,
+  until,
+  validValues,
+} from '../test-support/enquiry';
+import { requeueFailed } from '../outbox/queue';
+import { messages, submitEnquiry } from './submit';
+import { issueFormToken } from './token';
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason)(backendTitle('enquiry pipeline', backend), () => {
+    let database: TestDatabase;
+    let smtp: TestSmtpServer;
+
+    beforeAll(async () => {
+      database = await openTestDatabase(backend.kind);
+      smtp = await startSmtpServer();
+    });
+    afterAll(async () => {
+      await smtp?.close();
+      await database?.dispose();
+    });
+    beforeEach(async () => {
+      await database.db.delete(leads);
+      smtp.received.length = 0;
+      smtp.refuse(null);
+    });
+
+    const leadCount = async () => (await database.db.select({ n: count() }).from(leads))[0]!.n;
+    const jobs = () => database.db.select().from(outbox);
+
+    it('stores a valid enquiry with its job, and e-mails it once with every value escaped', async () => {
+      const values: ContactValues = {
+        ...validValues,
+        organization: 'St. <b>Mary</b> & "Sons"',
+        subject: "Demo <img src=x onerror=alert('x')>",
+        message: '<script>alert("hi")</script>\nLine 2 & more',
+      };
+      const state = await submitEnquiry(formData(values), request(), deps(database.db));
+      expect(state.status).toBe('accepted');
+      const [lead] = await database.db.select().from(leads);
+      expect(lead).toMatchObject({ organization: values.organization, message: values.message });
+      expect(state).toMatchObject({ reference: lead!.reference });
+      expect(await jobs()).toMatchObject([{ leadId: lead!.id, status: 'pending' }]);
+
+      const worker = testWorker(database.db, smtp.url);
+      expect(await worker.drain()).toBe(1);
+      expect(await worker.drain()).toBe(0);
+      expect(smtp.received).toHaveLength(1);
+      const mail = smtp.received[0]!;
+      expect(mail.envelope.to).toEqual([LEADS_TO]);
+      expect(mail.parsed.messageId).toBe(`<enquiry.${lead!.id}@nirmaya.example>`);
+      expect(mail.parsed.replyTo).toEqual([{ name: 'Asha Rao', address: validValues.email }]);
+      expect(mail.parsed.subject).toBe(`Website enquiry ${lead!.reference}: ${values.subject}`);
+      expect(mail.parsed.text).toContain('<script>alert("hi")</script>');
+      expect(mail.parsed.html).toContain('&lt;script&gt;alert(&quot;hi&quot;)&lt;/script&gt;');
+      expect(mail.parsed.html).toContain('St. &lt;b&gt;Mary&lt;/b&gt; &amp; &quot;Sons&quot;');
+      expect(mail.parsed.html).not.toMatch(/<script|<img|<b>/);
+      expect((await jobs())[0]).toMatchObject({ status: 'sent', attempts: 1 });
+    });
+
+    it.each([
+      ['firstName', '', 'Enter your first name.'],
+      ['firstName', '   ', 'Enter your first name.'],
+      ['lastName', 'x'.repeat(101), 'Last Name must be at most 100 characters.'],
+      ['email', 'not-an-address', 'Enter a valid e-mail address, like name@hospital.org.'],
+      ['email', `${'a'.repeat(250)}@x.io`, 'Email must be at most 254 characters.'],
+      ['organization', '', 'Enter your organization.'],
+      ['organization', 'x'.repeat(201), 'Organization must be at most 200 characters.'],
+      ['subject', '', 'Enter a subject.'],
+      ['subject', 'Tab\there', 'Subject must be on one line, without control characters.'],
+      ['message', 'x'.repeat(5001), 'Message must be at most 5000 characters.'],
+      ['message', 'bell\u0007', 'Message must not contain control characters.'],
+    ] as const)('refuses %s = %j with its message and stores nothing', async (field, value, message) => {
+      const state = await submitEnquiry(formData({ [field]: value }), request(), deps(database.db));
+      expect(state).toMatchObject({ status: 'invalid', message: messages.invalid, errors: { [field]: message } });
+      if (state.status === 'invalid') {
+        expect(Object.keys(state.errors)).toEqual([field]);
+        expect(state.values[field]).toBe(value);
+        expect(state.values.firstName).toBe(field === 'firstName' ? value : validValues.firstName);
+      }
+      expect(await leadCount()).toBe(0);
+    });
+
+    it.each([
+      ['email', 'asha@hospital.example\r\nBcc: evil@attacker.example'],
+      ['email', 'asha@hospital.example, evil@attacker.example'],
+      ['firstName', 'Asha\r\nBcc: evil@attacker.example'],
+      ['lastName', 'Rao\nTo: evil@attacker.example'],
+      ['subject', 'Hello\r\nContent-Type: text/html'],
+      ['organization', 'Org\u2028Bcc: evil@attacker.example'],
+    ] as const)('refuses header injection in %s and stores nothing', async (field, value) => {
+      const state = await submitEnquiry(formData({ [field]: value }), request(), deps(database.db));
+      expect(state.status).toBe('invalid');
+      expect(await leadCount()).toBe(0);
+    });
+
+    it('adds no recipient or header for address-like text in names and subject', async () => {
+      const values = {
+        firstName: '"Eve" <evil@attacker.example>, bcc: other@attacker.example',
+        lastName: 'Bcc: evil@attacker.example',
+        subject: 'Hello; Bcc: evil@attacker.example, To: other@attacker.example',
+      };
+      expect((await submitEnquiry(formData(values), request(), deps(database.db))).status).toBe('accepted');
+      await testWorker(database.db, smtp.url).drain();
+      const [mail] = smtp.received;
+      expect(mail!.envelope.to).toEqual([LEADS_TO]);
+      expect(mail!.parsed.to).toEqual([{ name: '', address: LEADS_TO }]);
+      expect(mail!.parsed.bcc).toBeUndefined();
+      expect(mail!.parsed.cc).toBeUndefined();
+      expect(mail!.parsed.replyTo).toHaveLength(1);
+      expect(mail!.parsed.replyTo![0]).toMatchObject({ address: validValues.email });
+      expect(mail!.parsed.subject).toContain(values.subject);
+      const headerNames = mail!.parsed.headers.map((header) => header.key);
+      expect(headerNames).not.toContain('bcc');
+      expect(headerNames.filter((name) => name === 'to')).toHaveLength(1);
+    });
+
+    it.each([
+      ['a filled honeypot', () => formData({}, { honeypot: 'http://spam.example' })],
+      ['no honeypot field', () => formData({}, { honeypot: null })],
+      ['no token', () => formData({}, { token: null })],
+      ['a tampered token', () => formData({}, { token: freshToken().replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) })],
+      ['a token signed with another key', () => formData({}, { token: issueFormToken('another-secret', Date.now() - 10_000) })],
+      ['a token issued a second ago', () => formData({}, { token: issueFormToken(TEST_SECRET, Date.now() - 1_000) })],
+    ])('answers a bot with %s like a visitor, storing and sending nothing', async (_case, post) => {
+      const state = await submitEnquiry(post(), request(), deps(database.db));
+      expect(state).toMatchObject({ status: 'accepted', message: messages.accepted });
+      expect(state.status === 'accepted' && state.reference).toMatch(/^NH-[0-9A-Z]{10}$/);
+      expect(await leadCount()).toBe(0);
+      expect(await testWorker(database.db, smtp.url).drain()).toBe(0);
+      expect(smtp.received).toHaveLength(0);
+    });
+
+    it('asks again, with a fresh token and the values kept, when the token expired', async () => {
+      const old = issueFormToken(TEST_SECRET, Date.now() - 7 * 3_600_000);
+      const state = await submitEnquiry(formData({}, { token: old }), request(), deps(database.db));
+      expect(state).toMatchObject({ status: 'invalid', message: messages.expired, values: validValues });
+      expect(await leadCount()).toBe(0);
+      const token = state.status === 'invalid' ? state.token : undefined;
+      expect(token).toBeTruthy();
+      const later = () => new Date(Date.now() + 10_000);
+      const retry = await submitEnquiry(formData({}, { token }), request(), deps(database.db, { now: later }));
+      expect(retry.status).toBe('accepted');
+      expect(await leadCount()).toBe(1);
+    });
+
+    it('refuses cross-site and origin-less posts', async () => {
+      for (const origin of ['https://attacker.example', 'null', null]) {
+        const state = await submitEnquiry(formData(), { ...request(), origin }, deps(database.db));
+        expect(state).toMatchObject({ status: 'invalid', message: messages.origin });
+      }
+      const viaSiteUrl = await submitEnquiry(
+        formData(),
+        { ...request(), origin: 'https://www.nirmaya.example', host: 'internal:3000' },
+        deps(database.db, { allowedOrigins: ['https://www.nirmaya.example'] }),
+      );
+      expect(viaSiteUrl.status).toBe('accepted');
+      expect(await leadCount()).toBe(1);
+    });
+
+    it('stores a form posted twice once, and answers both posts with its reference', async () => {
+      const token = freshToken();
+      const first = await submitEnquiry(formData({}, { token }), request(), deps(database.db));
+      const second = await submitEnquiry(formData({}, { token }), request(), deps(database.db));
+      expect(first.status).toBe('accepted');
+      expect(second).toEqual(first);
+      expect(await leadCount()).toBe(1);
+      expect(await jobs()).toHaveLength(1);
+    });
+
+    it('limits a client to 5 enquiries per 10 minutes, across its submissions only', async () => {
+      const client = request();
+      for (let i = 0; i < 5; i++) {
+        expect((await submitEnquiry(formData(), client, deps(database.db))).status).toBe('accepted');
+      }
+      const sixth = await submitEnquiry(formData(), client, deps(database.db));
+      expect(sixth).toMatchObject({ status: 'invalid', message: messages.rateLimited, values: validValues });
+      expect(await leadCount()).toBe(5);
+      expect((await submitEnquiry(formData(), request(), deps(database.db))).status).toBe('accepted');
+      const nextWindow = () => new Date(Date.now() + 600_000);
+      const later = await submitEnquiry(
+        formData({}, { token: freshToken(nextWindow().getTime()) }),
+        client,
+        deps(database.db, { now: nextWindow }),
+      );
+      expect(later.status).toBe('accepted');
+    });
+
+    it('keeps all 50 enquiries while SMTP is down and delivers each once when it returns', async () => {
+      await smtp.close();
+      for (let i = 0; i < 50; i++) {
+        expect((await submitEnquiry(formData({ subject: `Enquiry ${i}` }), request(), deps(database.db))).status).toBe(
+          'accepted',
+        );
+      }
+      expect(await leadCount()).toBe(50);
+      const worker = testWorker(database.db, smtp.url);
+      await worker.drain();
+      const afterOutage = await jobs();
+      expect(afterOutage.every((job) => job.status === 'pending' && job.attempts >= 1 && job.lastError)).toBe(true);
+
+      await smtp.listen();
+      await until(async () => {
+        await worker.drain();
+        return (await jobs()).every((job) => job.status === 'sent');
+      });
+      expect(smtp.received).toHaveLength(50);
+      expect(new Set(smtp.received.map((mail) => mail.parsed.messageId)).size).toBe(50);
+    });
+
+    it('retries a temporary 4xx refusal with backoff', async () => {
+      smtp.refuse({ code: 451, message: 'Try again later' });
+      await submitEnquiry(formData(), request(), deps(database.db));
+      const worker = testWorker(database.db, smtp.url);
+      await worker.drain();
+      expect((await jobs())[0]).toMatchObject({ status: 'pending', attempts: 1 });
+      expect((await jobs())[0]!.lastError).toContain('451');
+      expect((await jobs())[0]!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() - 1_000);
+      smtp.refuse(null);
+      await until(async () => {
+        await worker.drain();
+        return (await jobs())[0]!.status === 'sent';
+      });
+      expect(smtp.received).toHaveLength(1);
+      expect((await jobs())[0]!.attempts).toBeGreaterThanOrEqual(2);
+    });
+
+    it('marks a permanent 5xx refusal failed, and sends it after a retry', async () => {
+      smtp.refuse({ code: 550, message: 'Mailbox unavailable' });
+      await submitEnquiry(formData(), request(), deps(database.db));
+      const worker = testWorker(database.db, smtp.url);
+      await worker.drain();
+      await worker.drain();
+      expect((await jobs())[0]).toMatchObject({ status: 'failed', attempts: 1 });
+      expect((await jobs())[0]!.lastError).toContain('550');
+      expect(smtp.received).toHaveLength(0);
+
+      smtp.refuse(null);
+      expect(await requeueFailed(database.db)).toBe(1);
+      expect(await worker.drain()).toBe(1);
+      expect((await jobs())[0]).toMatchObject({ status: 'sent' });
+      expect(smtp.received).toHaveLength(1);
+    });
+
+    it('never fails and never stores an invalid row, whatever is posted (fuzzed)', async () => {
+      const text = fc.oneof(
+        fc.string({ maxLength: 30 }),
+        fc.string({ unit: 'grapheme', maxLength: 30 }),
+        fc.string({ unit: 'binary', maxLength: 30 }),
+        fc.constantFrom('', ' ', 'a@b.co', 'x\r\ny', '=cmd()', 'x'.repeat(300)),
+      );
+      const field = fc.option(text, { nil: undefined });
+      const submission = fc.record({
+        values: fc.record(Object.fromEntries(contactFields.map((name) => [name, field])) as Record<
+          (typeof contactFields)[number],
+          typeof field
+        >),
+        honeypot: fc.option(fc.constantFrom('', 'x'), { nil: null }),
+        token: fc.constantFrom('fresh', 'none', 'junk'),
+      });
+      await fc.assert(
+        fc.asyncProperty(submission, async ({ values, honeypot, token }) => {
+          const data = new FormData();
+          for (const [name, value] of Object.entries(values)) if (value !== undefined) data.set(name, value);
+          if (honeypot !== null) data.set('website', honeypot);
+          if (token !== 'none') data.set('formToken', token === 'fresh' ? freshToken() : 'v1.junk');
+          const state = await submitEnquiry(data, request(), deps(database.db));
+          expect(['invalid', 'accepted']).toContain(state.status);
+        }),
+        { numRuns: 150 },
+      );
+      for (const row of await database.db.select().from(leads)) {
+        const fields = Object.fromEntries(contactFields.map((name) => [name, row[name]]));
+        expect(contactSchema.parse(fields)).toEqual(fields);
+      }
+    });
+
+    it('lets the stored job point at its lead until the lead is deleted', async () => {
+      await submitEnquiry(formData(), request(), deps(database.db));
+      const [lead] = await database.db.select().from(leads);
+      await database.db.delete(leads).where(eq(leads.id, lead!.id));
+      expect(await jobs()).toHaveLength(0);
+    });
+  });
+}

@@ -1,0 +1,68 @@
+import { contactFields, formTokenField, honeypotField, type ContactValues } from '@/lib/contact-schema';
+import type { Db } from '../db/client';
+import type { SubmissionDeps, SubmissionRequest } from '../contact/submit';
+import { issueFormToken } from '../contact/token';
+import { createSmtpSender } from '../email/transport';
+import { createOutboxWorker } from '../outbox/worker';
+
+/** The secret tests sign tokens with. */
+export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
+export const LEADS_TO = 'leads@nirmaya.example';
+export const LEADS_FROM = 'Nirmaya website <no-reply@nirmaya.example>';
+
+/** A valid enquiry. */
+export const validValues: ContactValues = {
+  firstName: 'Asha',
+  lastName: 'Rao',
+  email: 'asha.rao@hospital.example',
+  organization: 'City General Hospital',
+  subject: 'Laboratory module',
+  message: 'We would like to know more about the laboratory integration.\nThank you.',
+};
+
+/** A token issued 10 s before `now` (old enough, not expired). */
+export function freshToken(now = Date.now()): string {
+  return issueFormToken(TEST_SECRET, now - 10_000);
+}
+
+/** Form data as the browser posts it: every field, the empty honeypot and a token. */
+export function formData(
+  values: Partial<ContactValues> = {},
+  extra: { token?: string | null; honeypot?: string | null } = {},
+): FormData {
+  const data = new FormData();
+  const all = { ...validValues, ...values };
+  for (const field of contactFields) data.set(field, all[field]);
+  if (extra.honeypot !== null) data.set(honeypotField, extra.honeypot ?? '');
+  if (extra.token !== null) data.set(formTokenField, extra.token ?? freshToken());
+  return data;
+}
+
+let clients = 0;
+/** A same-site request from a client address no other test uses (so rate limits do not mix). */
+export function request(address = `10.0.${Math.floor(++clients / 250)}.${clients % 250}`): SubmissionRequest {
+  return { origin: 'http://localhost:3000', host: 'localhost:3000', clientAddress: address };
+}
+
+/** Submission dependencies for `db`: test secret, 5 per 10 min. */
+export function deps(db: Db, overrides: Partial<SubmissionDeps> = {}): SubmissionDeps {
+  return { db, secret: TEST_SECRET, rateLimit: { max: 5, windowMs: 600_000 }, ...overrides };
+}
+
+/** An outbox worker on `db` sending to `smtpUrl`, with millisecond backoff for tests. */
+export function testWorker(db: Db, smtpUrl: string) {
+  return createOutboxWorker(db, createSmtpSender(smtpUrl), { from: LEADS_FROM, to: LEADS_TO }, {
+    baseDelayMs: 20,
+    maxDelayMs: 100,
+    pollMs: 50,
+  });
+}
+
+/** Waits until `check` holds, polling every 25 ms, for at most `timeoutMs`. */
+export async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('Condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
