@@ -1,5 +1,5 @@
 import 'server-only';
-import { lt, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { rateLimits } from '../db/schema';
 
@@ -23,13 +23,4 @@ export async function consumeRateLimit(db: Db, key: string, limit: RateLimit, no
     })
     .returning({ count: rateLimits.count });
   return (row?.count ?? 1) <= limit.max;
-}
-
-/** Deletes counters of windows that ended before `now`; returns how many were removed. */
-export async function purgeRateLimits(db: Db, limit: RateLimit, now: Date): Promise<number> {
-  const removed = await db
-    .delete(rateLimits)
-    .where(lt(rateLimits.windowStart, new Date(now.getTime() - limit.windowMs)))
-    .returning({ key: rateLimits.key });
-  return removed.length;
 }

@@ -1,0 +1,53 @@
+import '../src/server/test-support/quiet-logs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { openDatabase } from '@/server/db/client';
+import { submitEnquiry } from '@/server/contact/submit';
+import { deps, formData, request } from '@/server/test-support/enquiry';
+
+const run = promisify(execFile);
+
+/** Runs `npm run leads -- …args` against `dataDir`, as an operator would. */
+async function leads(dataDir: string, ...args: string[]) {
+  return run('npm', ['run', '--silent', 'leads', '--', ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+  });
+}
+
+describe('npm run leads (PGlite)', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-cli-'));
+    const database = await openDatabase({ dataDir });
+    await database.migrate();
+    await submitEnquiry(formData({ email: 'asha@hospital.example', subject: '=cmd()' }), request(), deps(database.db));
+    await submitEnquiry(formData({ email: 'ravi@clinic.example' }), request(), deps(database.db));
+    await database.close();
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('lists, exports, deletes by e-mail, retries and purges', async () => {
+    const list = await leads(dataDir, 'list');
+    expect(list.stdout.trim().split('\n')).toHaveLength(2);
+    expect(list.stdout).toContain('pending');
+
+    const csv = (await leads(dataDir, 'export', '--format', 'csv')).stdout;
+    expect(csv.split('\r\n').filter(Boolean)).toHaveLength(3);
+    expect(csv).toContain(`"'=cmd()"`);
+
+    expect((await leads(dataDir, 'delete', '--email', 'ASHA@hospital.example')).stdout).toContain(
+      'Deleted 1 enquiries and 1 notification jobs.',
+    );
+    expect((await leads(dataDir, 'export', '--format', 'csv')).stdout).not.toContain('asha@');
+    expect((await leads(dataDir, 'retry')).stdout).toContain('Re-queued 0 failed notifications.');
+    expect((await leads(dataDir, 'purge')).stdout).toContain('Deleted 0 enquiries older than 365 days.');
+  }, 120_000);
+
+  it('refuses an unknown export format', async () => {
+    await expect(leads(dataDir, 'export', '--format', 'xlsx')).rejects.toThrow(/Allowed choices are csv/);
+  }, 60_000);
+});

@@ -1,0 +1,88 @@
+import '../test-support/quiet-logs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { leads, outbox, rateLimits } from '../db/schema';
+import { submitEnquiry } from '../contact/submit';
+import { backends, backendTitle, openTestDatabase, type TestDatabase } from '../test-support/databases';
+import { deps, formData, request } from '../test-support/enquiry';
+import { csvCell } from './csv';
+import { deleteLeadsByEmail, exportLeadsCsv, listLeads, purgeExpired, retryFailedNotifications } from './operations';
+
+describe('csvCell', () => {
+  it.each([
+    ['=1+2', `"'=1+2"`],
+    ['+SUM(A1)', `"'+SUM(A1)"`],
+    ['-2', `"'-2"`],
+    ['@cmd', `"'@cmd"`],
+    ['\tTab', `"'\tTab"`],
+    ['\rCR', `"'\rCR"`],
+    ['say "hi", ok', `"say ""hi"", ok"`],
+    ['line\nbreak', `"line\nbreak"`],
+    ['plain', `"plain"`],
+  ])('writes %j as %s', (value, cell) => {
+    expect(csvCell(value)).toBe(cell);
+  });
+});
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason)(backendTitle('operator commands', backend), () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await openTestDatabase(backend.kind);
+    });
+    afterAll(() => database?.dispose());
+    beforeEach(async () => {
+      await database.db.delete(leads);
+      await database.db.delete(rateLimits);
+    });
+
+    const submit = (values: Parameters<typeof formData>[0]) =>
+      submitEnquiry(formData(values), request(), deps(database.db));
+
+    it('exports CSV with formula cells neutralised and quotes escaped', async () => {
+      await submit({ firstName: '=HYPERLINK("http://x.example","click")', organization: '+cmd|calc', subject: '@SUM(1)', message: '-1\n"quoted"' });
+      const csv = await exportLeadsCsv(database.db);
+      const [header, row] = csv.split('\r\n');
+      expect(header).toBe('"Reference","Received (UTC)","First Name","Last Name","Email","Organization","Subject","Message","E-mail delivery"');
+      expect(row).toContain(`"'=HYPERLINK(""http://x.example"",""click"")"`);
+      expect(row).toContain(`"'+cmd|calc"`);
+      expect(row).toContain(`"'@SUM(1)"`);
+      expect(row).toContain(`"'-1\n""quoted"""`);
+      expect(row).toMatch(/"pending"$/);
+    });
+
+    it('deletes every enquiry and job of one address, case-insensitively, and nothing else', async () => {
+      await submit({ email: 'asha@hospital.example' });
+      await submit({ email: 'Asha@Hospital.Example' });
+      await submit({ email: 'other@hospital.example' });
+      expect(await deleteLeadsByEmail(database.db, ' ASHA@hospital.example ')).toEqual({ leads: 2, jobs: 2 });
+      const rest = await listLeads(database.db);
+      expect(rest.map((row) => row.email)).toEqual(['other@hospital.example']);
+      expect(await database.db.select().from(outbox)).toHaveLength(1);
+      const leftovers = await database.db.select().from(leads).where(eq(leads.email, 'asha@hospital.example'));
+      expect(leftovers).toHaveLength(0);
+      expect(JSON.stringify(await exportLeadsCsv(database.db))).not.toMatch(/asha@/i);
+    });
+
+    it('re-queues failed notifications', async () => {
+      await submit({});
+      await database.db.update(outbox).set({ status: 'failed', attempts: 3, lastError: 'Error 550' });
+      expect(await retryFailedNotifications(database.db)).toBe(1);
+      expect(await database.db.select().from(outbox)).toMatchObject([{ status: 'pending', attempts: 0 }]);
+    });
+
+    it('purges enquiries older than the retention period with their jobs', async () => {
+      await submit({ subject: 'old' });
+      await submit({ subject: 'new' });
+      await database.db
+        .update(leads)
+        .set({ createdAt: new Date(Date.now() - 366 * 86_400_000) })
+        .where(eq(leads.subject, 'old'));
+      expect(await purgeExpired(database.db, 365)).toBe(1);
+      expect((await listLeads(database.db)).map((row) => row.subject)).toEqual(['new']);
+      expect(await database.db.select().from(outbox)).toHaveLength(1);
+      expect(await purgeExpired(database.db, 365, new Date(Date.now() + 2 * 86_400_000))).toBe(0);
+      expect(await database.db.select().from(rateLimits)).toHaveLength(0);
+    });
+  });
+}
