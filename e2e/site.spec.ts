@@ -1,0 +1,260 @@
+import { expect, test } from '@playwright/test';
+import { moduleTitles, pages } from './routes';
+
+const isMobile = (name: string) => name === 'mobile';
+
+test.describe('routes', () => {
+  for (const { path, heading } of pages) {
+    test(`${path} answers 200 with its heading`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(page.locator('h1')).toHaveCount(1);
+    });
+  }
+
+  for (const path of ['/resources', '/products/9', '/products/-1', '/no/such/page']) {
+    test(`${path} answers 404 with the not-found page, header and footer`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+      await expect(page.getByRole('banner')).toBeVisible();
+      await expect(page.getByRole('contentinfo')).toBeVisible();
+      const main = page.getByRole('main');
+      await expect(main.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute('href', '/');
+      for (const [index, title] of moduleTitles.entries()) {
+        await expect(main.getByRole('link', { name: title, exact: true })).toHaveAttribute('href', `/products/${index}`);
+      }
+    });
+  }
+});
+
+test.describe('navigation bar', () => {
+  test('Products dropdown lists the nine modules in order with their links', async ({ page }, { project }) => {
+    test.skip(isMobile(project.name), 'desktop navigation');
+    await page.goto('/about-us');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link')).toHaveText(['Home', 'About Us', 'Contact Us']);
+    const toggle = nav.getByText('Products', { exact: true });
+    const menu = nav.locator('details ul');
+    await expect(menu).toBeHidden();
+    await toggle.click();
+    await expect(menu).toBeVisible();
+    const links = menu.getByRole('link');
+    await expect(links).toHaveText([...moduleTitles]);
+    for (const [index] of moduleTitles.entries()) {
+      await expect(links.nth(index)).toHaveAttribute('href', `/products/${index}`);
+    }
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Schedule a Demo' })).toHaveAttribute(
+      'href',
+      '/contact-us?subject=demo',
+    );
+  });
+
+  test('switching modules from the menu changes the tab without a full page load', async ({ page }, { project }) => {
+    test.skip(isMobile(project.name), 'desktop navigation');
+    await page.goto('/products/1');
+    await expect(page.getByRole('tab', { selected: true })).toHaveText('Clinical Services');
+    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same document'));
+    await page.getByRole('navigation', { name: 'Main' }).getByText('Products', { exact: true }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'PACS Integration' }).click();
+    await expect(page).toHaveURL(/\/products\/7$/);
+    await expect(page.getByRole('tab', { selected: true })).toHaveText('PACS Integration');
+    await expect(page.getByRole('tabpanel').getByRole('heading', { level: 2 })).toHaveText('PACS Integration');
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same document');
+  });
+
+  test('the mobile menu opens and closes at 375 px', async ({ page }, { project }) => {
+    test.skip(!isMobile(project.name), 'mobile navigation');
+    await page.goto('/');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await toggle.click();
+    const close = page.getByRole('button', { name: 'Close menu' });
+    await expect(close).toHaveAttribute('aria-expanded', 'true');
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    await expect(menu).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Home' })).toBeFocused();
+    await expect(menu.getByRole('list', { name: 'Products' }).getByRole('link')).toHaveText([...moduleTitles]);
+    // Escape closes it and gives focus back to the toggle.
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    // The toggle closes it too, and choosing a link closes it and navigates.
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await expect(menu).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await menu.getByRole('link', { name: 'Laboratory' }).click();
+    await expect(page).toHaveURL(/\/products\/2$/);
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('tab', { selected: true })).toHaveText('Laboratory');
+  });
+});
+
+test.describe('product tabs', () => {
+  const cases = [
+    ['/products', 0],
+    ['/products/0', 0],
+    ['/products/3', 3],
+    ['/products/8', 8],
+    ['/products/03', 3],
+    ['/products/abc', 0],
+  ] as const;
+  for (const [path, index] of cases) {
+    test(`${path} selects tab ${index}`, async ({ page }) => {
+      expect((await page.goto(path))?.status()).toBe(200);
+      const tabs = page.getByRole('tab');
+      await expect(tabs).toHaveText([...moduleTitles]);
+      await expect(page.getByRole('tab', { selected: true })).toHaveText(moduleTitles[index]);
+      await expect(page.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', `product-tab-${index}`);
+      await expect(page.getByRole('tabpanel').getByRole('heading', { level: 2 })).toHaveText(moduleTitles[index]);
+    });
+  }
+
+  test('tabs are vertical at 968 px and horizontal at 967 px', async ({ page }) => {
+    const geometry = async () => {
+      const [a, b] = await Promise.all([0, 1].map((i) => page.getByRole('tab').nth(i).boundingBox()));
+      return { sameRow: Math.abs(a!.y - b!.y) < 2, sameColumn: Math.abs(a!.x - b!.x) < 2 };
+    };
+    await page.setViewportSize({ width: 968, height: 800 });
+    await page.goto('/products/2');
+    await expect(page.getByRole('tablist')).toHaveAttribute('aria-orientation', 'vertical');
+    expect(await geometry()).toEqual({ sameRow: false, sameColumn: true });
+    await page.setViewportSize({ width: 967, height: 800 });
+    await expect(page.getByRole('tablist')).toHaveAttribute('aria-orientation', 'horizontal');
+    expect(await geometry()).toEqual({ sameRow: true, sameColumn: false });
+  });
+
+  test('arrow keys move between tabs and Enter opens one', async ({ page }) => {
+    await page.goto('/products/0');
+    await page.getByRole('tab', { selected: true }).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('tab', { name: 'Clinical Services' })).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('tab', { name: 'Laboratory' })).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByRole('tab', { name: 'SNOMED CT Support' })).toBeFocused();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/products\/8$/);
+    await expect(page.getByRole('tab', { selected: true })).toHaveText('SNOMED CT Support');
+  });
+
+  test('each panel is server-rendered module content of at least 150 words', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    for (const [index, title] of moduleTitles.entries()) {
+      await page.goto(`/products/${index}`);
+      const panel = page.getByRole('tabpanel');
+      await expect(panel.getByRole('heading', { level: 2 })).toHaveText(title);
+      const words = (await panel.innerText()).split(/\s+/).filter(Boolean).length;
+      expect(words, title).toBeGreaterThanOrEqual(150);
+    }
+    await context.close();
+  });
+});
+
+test.describe('breadcrumbs', () => {
+  const cases: [string, string[]][] = [
+    ['/products/3', ['Home', 'Products']],
+    ['/products', ['Home', 'Products']],
+    ['/products/0', ['Home', 'Products', '0']],
+    ['/about-us', ['Home', 'About Us']],
+    ['/contact-us', ['Home', 'Contact Us']],
+    ['/terms-conditions', ['Home', 'Terms Conditions']],
+    ['/privacy-policy', ['Home', 'Privacy Policy']],
+    ['/accessibility', ['Home', 'Accessibility']],
+  ];
+  for (const [path, labels] of cases) {
+    test(`${path}: ${labels.join(' > ')}`, async ({ page }) => {
+      await page.goto(path);
+      const trail = page.getByRole('navigation', { name: 'Breadcrumb' });
+      const links = trail.getByRole('link');
+      await expect(links).toHaveText(labels);
+      await expect(links.first()).toHaveAttribute('href', '/');
+      await expect(links.last()).toHaveAttribute('aria-current', 'page');
+      await expect(trail.locator('[aria-current]')).toHaveCount(1);
+      await expect(trail.locator('svg.lucide-chevron-right')).toHaveCount(labels.length - 1);
+    });
+  }
+
+  test('home has no breadcrumb', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveCount(0);
+  });
+});
+
+test('every route change scrolls to the top', async ({ page }) => {
+  await page.goto('/');
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Stock Management' }).click();
+  await expect(page).toHaveURL(/\/products\/4$/);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  // A tab change within the product layout scrolls to the top too.
+  const next = page.getByRole('tabpanel').getByRole('link', { name: 'Billing & Accounting' });
+  await next.scrollIntoViewIfNeeded();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+  await next.click();
+  await expect(page).toHaveURL(/\/products\/5$/);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+});
+
+test('footer: company, legal and service links, contact block, social icons, year', async ({ page }) => {
+  await page.goto('/');
+  const footer = page.getByRole('contentinfo');
+  await expect(footer.getByRole('link', { name: 'About Us' })).toHaveAttribute('href', '/about-us');
+  await expect(footer.getByRole('link', { name: 'Terms & Conditions' })).toHaveAttribute('href', '/terms-conditions');
+  await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
+  for (const [index, title] of moduleTitles.entries()) {
+    await expect(footer.getByRole('link', { name: title, exact: true })).toHaveAttribute('href', `/products/${index}`);
+  }
+  await expect(footer.locator('address')).toContainText('Bengaluru');
+  await expect(footer.getByRole('link', { name: '+91 80 0000 0000' })).toHaveAttribute('href', 'tel:+918000000000');
+  await expect(footer.getByRole('link', { name: 'hello@nirmaya.example' })).toHaveAttribute('href', 'mailto:hello@nirmaya.example');
+  const social = footer.getByRole('list', { name: 'Social media' }).getByRole('listitem');
+  await expect(social).toHaveCount(3);
+  for (const name of ['LinkedIn', 'X', 'YouTube']) {
+    await expect(footer.getByRole('img', { name: new RegExp(`^${name}\\b`) })).toBeVisible();
+  }
+  await expect(footer).toContainText(`© ${new Date().getFullYear()} Nirmaya Health`);
+});
+
+test('the copyright year follows the visitor\'s clock, not the build', async ({ page }) => {
+  await page.clock.setFixedTime(new Date('2031-03-01T10:00:00Z'));
+  await page.goto('/about-us');
+  await expect(page.getByRole('contentinfo')).toContainText('© 2031 Nirmaya Health');
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+  for (const { path, heading } of pages) {
+    test(`${path} shows all its text`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      // Nothing is left hidden by the reveal animation.
+      const hidden = await page.locator('[data-reveal]').evaluateAll((elements) =>
+        elements.filter((el) => getComputedStyle(el).opacity !== '1').length,
+      );
+      expect(hidden).toBe(0);
+      const words = (await page.getByRole('main').innerText()).split(/\s+/).filter(Boolean).length;
+      expect(words).toBeGreaterThan(60);
+    });
+  }
+});
+
+test('below-the-fold sections reveal when scrolled into view', async ({ page }) => {
+  await page.goto('/');
+  const card = page.locator('section[aria-labelledby="modules-heading"] [data-reveal]').last();
+  await expect(card).toHaveAttribute('data-reveal', 'pending');
+  await card.scrollIntoViewIfNeeded();
+  await expect(card).toHaveAttribute('data-reveal', 'shown');
+  await expect.poll(() => card.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+});
