@@ -10,17 +10,18 @@ import { messages, readValues, submitEnquiry } from './submit';
 import { issueFormToken } from './token';
 
 /**
- * Issues a fresh form token for the contact page, or `null` when the database (which holds the
- * generated secret) is unavailable; the page then shows the form disabled with a notice.
+ * What the contact page needs from the server: a fresh form token (`null` when the database, which
+ * holds the generated secret, is unavailable: the page then shows the form disabled with a notice)
+ * and the retention period in days for the privacy notice.
  */
-export async function issueContactToken(): Promise<string | null> {
+export async function contactPageSettings(): Promise<{ token: string | null; retentionDays: number }> {
+  const env = getEnv();
   try {
-    const env = getEnv();
     const { db } = await getDatabase();
-    return issueFormToken(await getSiteSecret(db, env.FORM_SECRET));
+    return { token: issueFormToken(await getSiteSecret(db, env.FORM_SECRET)), retentionDays: env.LEADS_RETENTION_DAYS };
   } catch (error) {
     log.error({ event: 'contact.token_failed', error: errorFacts(error) });
-    return null;
+    return { token: null, retentionDays: env.LEADS_RETENTION_DAYS };
   }
 }
 

@@ -1,12 +1,12 @@
 import { createServer, type AddressInfo } from 'node:net';
-import PostalMime from 'postal-mime';
+import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
 /** A message the test SMTP server accepted: the SMTP envelope, the raw source and its parse. */
 export type ReceivedMail = {
   envelope: { from: string; to: string[] };
   raw: string;
-  parsed: PostalMime.Email;
+  parsed: Email;
 };
 
 /** An SMTP reply the server gives to every RCPT TO while set, e.g. 451 (temporary) or 550. */

@@ -1,0 +1,125 @@
+'use client';
+
+import Link from 'next/link';
+import { useActionState, useEffect, useRef } from 'react';
+import { CtaButton } from '@/components/ui/cta';
+import {
+  contactFields,
+  formTokenField,
+  honeypotField,
+  type ContactField,
+  type ContactFormState,
+} from '@/lib/contact-schema';
+import { cn } from '@/lib/utils';
+import { sendEnquiry } from './actions';
+import { Confirmation } from './confirmation';
+import { FormField } from './form-field';
+
+const initialState: ContactFormState = { status: 'idle' };
+
+type ContactFormProps = {
+  /** Signed form token from the server; null when the form cannot be sent right now. */
+  token: string | null;
+  /** Subject to pre-fill (the demo subject when arriving from "Schedule a Demo"). */
+  defaultSubject: string;
+  /** How long enquiries are kept, for the privacy notice (LEADS_RETENTION_DAYS). */
+  retentionDays: number;
+};
+
+/**
+ * The contact form (spec §2, issue 3). Posts to the `sendEnquiry` server action: without
+ * JavaScript as a normal form POST that re-renders the page with the result, with JavaScript
+ * without a reload. After an error, every typed value is shown again, each field shows its
+ * message and the first invalid field takes focus; after success a confirmation with the
+ * reference replaces the form. A `role="status"` region announces either outcome.
+ */
+export function ContactForm({ token, defaultSubject, retentionDays }: ContactFormProps) {
+  const [state, formAction, pending] = useActionState(sendEnquiry, initialState);
+  const formRef = useRef<HTMLFormElement>(null);
+  const confirmationRef = useRef<HTMLHeadingElement>(null);
+
+  const errors = state.status === 'invalid' ? state.errors : {};
+  const firstInvalid = contactFields.find((field) => errors[field]);
+  const currentToken = (state.status === 'invalid' && state.token) || token;
+
+  useEffect(() => {
+    if (state.status === 'accepted') confirmationRef.current?.focus();
+    if (state.status === 'invalid' && firstInvalid) {
+      const control = formRef.current?.elements.namedItem(firstInvalid);
+      if (control instanceof HTMLElement) control.focus();
+    }
+  }, [state, firstInvalid]);
+
+  const value = (field: ContactField) =>
+    state.status === 'invalid' ? state.values[field] : field === 'subject' ? defaultSubject : '';
+  const field = (name: ContactField) => ({
+    name,
+    defaultValue: value(name),
+    error: errors[name],
+    autoFocus: name === firstInvalid,
+  });
+
+  return (
+    <div>
+      <p
+        role="status"
+        className={cn(
+          state.status === 'invalid'
+            ? 'mb-2 rounded border border-red-700 bg-red-50 px-2 py-1.5 font-medium text-red-800'
+            : 'sr-only',
+        )}
+      >
+        {state.status === 'accepted' && `${state.message} Your reference number is ${state.reference}.`}
+        {state.status === 'invalid' && state.message}
+      </p>
+
+      {state.status === 'accepted' ? (
+        <Confirmation reference={state.reference} headingRef={confirmationRef} />
+      ) : (
+        <form ref={formRef} action={formAction} className="relative grid gap-2" aria-describedby="contact-required-note">
+          <p id="contact-required-note" className="text-sm text-muted">
+            Fields marked <span className="text-red-700">*</span> are required.
+          </p>
+          <div className="grid gap-2 sm:grid-cols-2">
+            <FormField {...field('firstName')} required autoComplete="given-name" />
+            <FormField {...field('lastName')} required autoComplete="family-name" />
+          </div>
+          <div className="grid gap-2 sm:grid-cols-2">
+            <FormField {...field('email')} required type="email" autoComplete="email" />
+            <FormField {...field('organization')} required autoComplete="organization" />
+          </div>
+          <FormField {...field('subject')} required />
+          <FormField {...field('message')} multiline rows={6} />
+
+          <input type="hidden" name={formTokenField} value={currentToken ?? ''} />
+          <div aria-hidden="true" className="absolute -left-[9999px] top-0 size-px overflow-hidden">
+            <label htmlFor="contact-website">Website (leave this empty)</label>
+            <input id="contact-website" type="text" name={honeypotField} tabIndex={-1} autoComplete="off" defaultValue="" />
+          </div>
+
+          <p className="text-sm text-muted">
+            We use these details only to answer your enquiry, keep them for up to {retentionDays} days and never
+            share them for marketing. Read our{' '}
+            <Link href="/privacy-policy" className="font-medium text-brand-800 underline underline-offset-2">
+              Privacy Policy
+            </Link>{' '}
+            for your rights under India&apos;s Digital Personal Data Protection Act, 2023.
+          </p>
+
+          {!currentToken && (
+            <p className="rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-sm text-amber-900">
+              The form is unavailable for a moment. Please reload the page, or call or e-mail us using the details on
+              this page.
+            </p>
+          )}
+
+          <div>
+            <CtaButton type="submit" size="md" disabled={pending || !currentToken} aria-disabled={pending || !currentToken}>
+              {pending ? 'Sending…' : 'Submit'}
+            </CtaButton>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
