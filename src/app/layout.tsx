@@ -6,6 +6,7 @@ import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
 import { RevealObserver } from '@/components/ui/reveal-observer';
 import { site } from '@/content/site';
+import { siteUrl } from '@/lib/seo/site-url';
 import './globals.css';
 
 /** Inter, self-hosted from @fontsource-variable/inter (latin subset, variable weight). */
@@ -20,6 +21,7 @@ const inter = localFont({
 export const revalidate = 3600;
 
 export const metadata: Metadata = {
+  metadataBase: siteUrl(),
   title: { default: `${site.product}: hospital information management | ${site.name}`, template: `%s | ${site.name}` },
   description: site.description,
   applicationName: site.name,
