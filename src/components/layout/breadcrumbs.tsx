@@ -3,16 +3,22 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { ChevronRight } from 'lucide-react';
+import { JsonLd } from '@/components/seo/json-ld';
 import { buildBreadcrumbs, collapseBreadcrumbs } from '@/lib/breadcrumbs';
+import { breadcrumbJsonLd } from '@/lib/seo/structured-data';
 
 /**
  * Breadcrumb trail of the current path (spec §2), shown on every page but Home. Reads the path on
  * the client side of the router so it also follows client navigation; it is prerendered with the page.
+ * The same trail is given to search engines as a `BreadcrumbList` (JSON-LD), so the two always match.
+ *
+ * @param siteUrl The site's base URL (`SITE_URL`, known on the server) for the JSON-LD's absolute URLs.
  */
-export function Breadcrumbs() {
+export function Breadcrumbs({ siteUrl }: { siteUrl: string }) {
   const pathname = usePathname();
   if (!pathname || pathname === '/') return null;
-  const items = collapseBreadcrumbs(buildBreadcrumbs(pathname));
+  const trail = buildBreadcrumbs(pathname);
+  const items = collapseBreadcrumbs(trail);
 
   return (
     <nav aria-label="Breadcrumb" className="border-b border-slate-200 bg-surface">
@@ -40,6 +46,7 @@ export function Breadcrumbs() {
           </li>
         ))}
       </ol>
+      <JsonLd data={breadcrumbJsonLd(trail, siteUrl)} />
     </nav>
   );
 }
