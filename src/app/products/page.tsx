@@ -1,5 +1,8 @@
+import { JsonLd } from '@/components/seo/json-ld';
 import { modules } from '@/content/modules';
 import { pageMetadata } from '@/lib/seo/metadata';
+import { siteUrl } from '@/lib/seo/site-url';
+import { softwareApplicationJsonLd } from '@/lib/seo/structured-data';
 import { ProductPanel } from './product-panel';
 
 export const metadata = pageMetadata({
@@ -10,5 +13,10 @@ export const metadata = pageMetadata({
 
 /** `/products`: a missing id selects tab 0 (spec §2). */
 export default function ProductsPage() {
-  return <ProductPanel index={0} />;
+  return (
+    <>
+      <JsonLd data={softwareApplicationJsonLd(modules[0]!, siteUrl())} />
+      <ProductPanel index={0} />
+    </>
+  );
 }

@@ -1,8 +1,11 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { JsonLd } from '@/components/seo/json-ld';
 import { modules } from '@/content/modules';
 import { parseProductId } from '@/lib/product-tab';
 import { pageMetadata } from '@/lib/seo/metadata';
+import { siteUrl } from '@/lib/seo/site-url';
+import { softwareApplicationJsonLd } from '@/lib/seo/structured-data';
 import { ProductPanel } from '../product-panel';
 
 type Props = { params: Promise<{ id: string }> };
@@ -22,10 +25,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /**
  * `/products/{id}` (spec §2): 0-8 selects that tab; a non-numeric id selects tab 0; a number
- * outside 0-8 is answered with the 404 page.
+ * outside 0-8 is answered with the 404 page. The module is described as JSON-LD too.
  */
 export default async function ProductPage({ params }: Props) {
   const index = parseProductId((await params).id);
-  if (index === null) notFound();
-  return <ProductPanel index={index} />;
+  const entry = index === null ? undefined : modules[index];
+  if (index === null || !entry) notFound();
+  return (
+    <>
+      <JsonLd data={softwareApplicationJsonLd(entry, siteUrl())} />
+      <ProductPanel index={index} />
+    </>
+  );
 }
