@@ -55,7 +55,7 @@ export function ProductTabs() {
       aria-label="Modules"
       aria-orientation={vertical ? 'vertical' : 'horizontal'}
       onKeyDown={onKeyDown}
-      className="-mx-2 flex snap-x gap-0.5 overflow-x-auto border-b border-slate-200 px-2 pb-px sm:-mx-3 sm:px-3 tabs:mx-0 tabs:flex-col tabs:gap-0.5 tabs:overflow-visible tabs:border-b-0 tabs:border-l tabs:px-0 tabs:pb-0"
+      className="-mx-2 flex min-w-0 snap-x gap-0.5 overflow-x-auto border-b border-slate-200 px-2 pb-px sm:-mx-3 sm:px-3 tabs:mx-0 tabs:flex-col tabs:gap-0.5 tabs:overflow-visible tabs:border-b-0 tabs:border-l tabs:px-0 tabs:pb-0"
     >
       {productLinks.map(({ id, title, link }) => {
         const active = id === selected;
