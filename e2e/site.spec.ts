@@ -258,3 +258,27 @@ test('below-the-fold sections reveal when scrolled into view', async ({ page }) 
   await expect(card).toHaveAttribute('data-reveal', 'shown');
   await expect.poll(() => card.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
 });
+
+test.describe('under prefers-reduced-motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+  test('nothing moves: no hero animation, no reveal', async ({ page }) => {
+    await page.goto('/');
+    const hero = page.locator('.animate-hero-rise');
+    const duration = await hero.evaluate((el) => parseFloat(getComputedStyle(el).animationDuration));
+    expect(duration).toBeLessThan(0.001);
+    await expect(page.locator('[data-reveal="pending"]')).toHaveCount(0);
+    const card = page.locator('section[aria-labelledby="modules-heading"] [data-reveal]').last();
+    expect(await card.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+  });
+});
+
+test('the hero rises 50 px and fades in over 0.5 s', async ({ page }) => {
+  await page.goto('/');
+  const style = await page.locator('.animate-hero-rise').evaluate((el) => {
+    const s = getComputedStyle(el);
+    const [keyframes] = el.getAnimations().map((a) => (a.effect as KeyframeEffect).getKeyframes());
+    return { duration: s.animationDuration, first: keyframes?.[0] };
+  });
+  expect(style.duration).toBe('0.5s');
+  expect(style.first).toMatchObject({ opacity: '0', transform: 'translateY(50px)' });
+});
