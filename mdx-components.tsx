@@ -82,38 +82,71 @@ export function LastUpdated({ date }: { date: string }) {
 export function useMDXComponents(components: MDXComponents): MDXComponents {
   return {
     h1: ({ className, ...props }) => (
-      <h1 className={cn('text-3xl font-bold tracking-tight text-ink sm:text-4xl', className)} {...props} />
+      <h1
+        className={cn('text-3xl font-bold tracking-tight text-ink sm:text-4xl', className)}
+        {...props}
+      />
     ),
     h2: ({ className, ...props }) => (
-      <h2 className={cn('mt-5 scroll-mt-4 text-2xl font-bold tracking-tight text-ink', className)} {...props} />
+      <h2
+        className={cn('mt-5 scroll-mt-4 text-2xl font-bold tracking-tight text-ink', className)}
+        {...props}
+      />
     ),
     h3: ({ className, ...props }) => (
-      <h3 className={cn('mt-3 scroll-mt-4 text-xl font-semibold tracking-tight text-ink', className)} {...props} />
+      <h3
+        className={cn('mt-3 scroll-mt-4 text-xl font-semibold tracking-tight text-ink', className)}
+        {...props}
+      />
     ),
-    p: ({ className, ...props }) => <p className={cn('mt-2 text-slate-700', className)} {...props} />,
+    p: ({ className, ...props }) => (
+      <p className={cn('mt-2 text-slate-700', className)} {...props} />
+    ),
     ul: ({ className, ...props }) => (
-      <ul className={cn('mt-2 list-disc space-y-1 pl-3 text-slate-700 marker:text-brand-700', className)} {...props} />
+      <ul
+        className={cn(
+          'mt-2 list-disc space-y-1 pl-3 text-slate-700 marker:text-brand-700',
+          className,
+        )}
+        {...props}
+      />
     ),
     ol: ({ className, ...props }) => (
       <ol
-        className={cn('mt-2 list-decimal space-y-1 pl-3 text-slate-700 marker:text-brand-800', className)}
+        className={cn(
+          'mt-2 list-decimal space-y-1 pl-3 text-slate-700 marker:text-brand-800',
+          className,
+        )}
         {...props}
       />
     ),
     li: ({ className, ...props }) => <li className={cn('pl-0.5', className)} {...props} />,
     a: MdxLink,
-    strong: ({ className, ...props }) => <strong className={cn('font-semibold text-ink', className)} {...props} />,
-    hr: ({ className, ...props }) => <hr className={cn('mt-5 border-slate-200', className)} {...props} />,
+    strong: ({ className, ...props }) => (
+      <strong className={cn('font-semibold text-ink', className)} {...props} />
+    ),
+    hr: ({ className, ...props }) => (
+      <hr className={cn('mt-5 border-slate-200', className)} {...props} />
+    ),
     blockquote: ({ className, ...props }) => (
-      <blockquote className={cn('mt-2 border-l-4 border-brand-200 pl-2 text-slate-700', className)} {...props} />
+      <blockquote
+        className={cn('mt-2 border-l-4 border-brand-200 pl-2 text-slate-700', className)}
+        {...props}
+      />
     ),
     table: ({ className, ...props }) => (
       <div className="mt-2 overflow-x-auto">
-        <table className={cn('w-full border-collapse text-left text-slate-700', className)} {...props} />
+        <table
+          className={cn('w-full border-collapse text-left text-slate-700', className)}
+          {...props}
+        />
       </div>
     ),
     th: ({ className, ...props }) => (
-      <th className={cn('border-b-2 border-slate-300 p-1 font-semibold text-ink', className)} {...props} />
+      <th
+        className={cn('border-b-2 border-slate-300 p-1 font-semibold text-ink', className)}
+        {...props}
+      />
     ),
     td: ({ className, ...props }) => (
       <td className={cn('border-b border-slate-200 p-1 align-top', className)} {...props} />

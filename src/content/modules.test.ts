@@ -137,18 +137,18 @@ const specItems: Record<string, string[]> = {
 };
 
 /** All prose of a module: summary, description paragraphs, feature headings and items. */
-function allText(module: Module): string[] {
+function allText(entry: Module): string[] {
   return [
-    module.title,
-    module.summary,
-    ...module.description,
-    ...module.features.flatMap((group) => [group.heading, ...group.items]),
+    entry.title,
+    entry.summary,
+    ...entry.description,
+    ...entry.features.flatMap((group) => [group.heading, ...group.items]),
   ];
 }
 
 /** Words of the summary, description and feature items (the content a visitor reads). */
-function wordCount(module: Module): number {
-  return [module.summary, ...module.description, ...module.features.flatMap((group) => group.items)]
+function wordCount(entry: Module): number {
+  return [entry.summary, ...entry.description, ...entry.features.flatMap((group) => group.items)]
     .join(' ')
     .split(/\s+/)
     .filter(Boolean).length;
@@ -156,31 +156,31 @@ function wordCount(module: Module): number {
 
 describe('modules registry', () => {
   it('lists the nine modules in the spec order', () => {
-    expect(modules.map((module) => module.title)).toEqual(specTitles);
+    expect(modules.map((entry) => entry.title)).toEqual(specTitles);
   });
 
   it('numbers the modules 0-8 and links each to /products/{id}', () => {
-    modules.forEach((module, index) => {
-      expect(module.id).toBe(index);
-      expect(module.link).toBe(`/products/${index}`);
+    modules.forEach((entry, index) => {
+      expect(entry.id).toBe(index);
+      expect(entry.link).toBe(`/products/${index}`);
     });
   });
 
   it.each(specTitles.map((title, index) => [title, index] as const))(
     '%s has a one-sentence summary, two paragraphs and 2-4 feature groups of 3-6 items',
     (_title, index) => {
-      const module = modules[index]!;
-      expect(module.summary.trim()).toMatch(/^[A-Z].*\.$/);
-      expect(module.summary.match(/[.!?](\s|$)/g)).toHaveLength(1);
-      expect(module.description).toHaveLength(2);
-      expect(module.features.length).toBeGreaterThanOrEqual(2);
-      expect(module.features.length).toBeLessThanOrEqual(4);
-      for (const group of module.features) {
+      const entry = modules[index]!;
+      expect(entry.summary.trim()).toMatch(/^[A-Z].*\.$/);
+      expect(entry.summary.match(/[.!?](\s|$)/g)).toHaveLength(1);
+      expect(entry.description).toHaveLength(2);
+      expect(entry.features.length).toBeGreaterThanOrEqual(2);
+      expect(entry.features.length).toBeLessThanOrEqual(4);
+      for (const group of entry.features) {
         expect(group.heading.trim()).not.toBe('');
         expect(group.items.length).toBeGreaterThanOrEqual(3);
         expect(group.items.length).toBeLessThanOrEqual(6);
       }
-      expect(module.icon).toBeTruthy();
+      expect(entry.icon).toBeTruthy();
     },
   );
 
@@ -194,8 +194,8 @@ describe('modules registry', () => {
   it.each(Object.entries(specItems))(
     '%s covers every item of the spec module list',
     (title, terms) => {
-      const module = modules.find((candidate) => candidate.title === title)!;
-      const text = allText(module).join(' ').toLowerCase();
+      const entry = modules.find((candidate) => candidate.title === title)!;
+      const text = allText(entry).join(' ').toLowerCase();
       for (const term of terms) {
         expect(text, `"${term}" in ${title}`).toContain(term.toLowerCase());
       }
@@ -203,8 +203,8 @@ describe('modules registry', () => {
   );
 
   it('contains no placeholder text', () => {
-    for (const module of modules) {
-      for (const text of allText(module)) {
+    for (const entry of modules) {
+      for (const text of allText(entry)) {
         expect(text.trim()).not.toBe('');
         expect(text).not.toMatch(/TODO|lorem|ipsum|TBD/i);
       }
