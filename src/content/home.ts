@@ -19,10 +19,10 @@ export const home = {
     'We design and build the digital tools that hospitals and health facilities depend on every day.',
   modules: {
     title: 'Nine modules, one patient record',
-    lead: `${site.product} covers the journey of a patient and the work of the hospital around it. Start with the modules you need and add the rest as you grow.`,
+    lead: `${site.product} follows the journey of a patient and the work of the hospital around it, from the registration desk to the management report.`,
   },
   saas: {
     title: 'Available as a cloud service',
-    text: `${site.product} is also offered as software as a service (SaaS). We host, update and back up the system in the cloud for you, so your hospital needs no servers of its own: your teams sign in from a browser on the computers, tablets and phones they already use, and new modules can be switched on as you need them.`,
+    text: `${site.product} is also offered as software as a service (SaaS). We host, update and back up the system in the cloud for you, so your hospital needs no servers of its own: your teams sign in from a browser on the computers, tablets and phones they already use.`,
   },
 } as const;
