@@ -30,3 +30,6 @@ export const canonicalPaths: readonly string[] = [
   ...pageRoutes.map(({ path }) => path),
   ...modules.map(({ link }) => link),
 ];
+
+/** The path of one of the static pages. */
+export type PagePath = (typeof pageRoutes)[number]['path'];

@@ -1,0 +1,14 @@
+import { home } from '@/content/home';
+import { site } from '@/content/site';
+import { renderShareImage, shareImageAlt, type ShareImageText } from '@/lib/seo/share-image';
+
+export { size, contentType } from '@/lib/seo/share-image';
+
+const text: ShareImageText = { eyebrow: site.product, title: home.hero.heading, text: site.description };
+
+export const alt = shareImageAlt(text);
+
+/** Share image of Home (Open Graph and X card). */
+export default function Image() {
+  return renderShareImage(text);
+}
