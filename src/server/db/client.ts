@@ -43,7 +43,8 @@ export type OpenOptions = {
 /**
  * Opens the database: PostgreSQL when `url` is set, else PGlite in `dataDir`.
  * PGlite must never be opened by two processes at once (it corrupts the directory), so the
- * directory is locked first; a second opener fails with an error saying which directory is busy.
+ * directory is locked first; a second opener waits up to 15 s, then fails with an error saying
+ * which directory is busy.
  * @throws when the server is unreachable or the PGlite directory is locked by another process.
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
@@ -81,8 +82,15 @@ async function openPostgres(url: string, migrationsFolder: string, max: number):
 async function openPglite(dataDir: string, migrationsFolder: string): Promise<Database> {
   const directory = path.resolve(dataDir);
   await mkdir(directory, { recursive: true });
+  // The lock is refreshed every 2 s; one left by a killed process goes stale after 10 s, so an
+  // immediate restart waits for it (up to 15 s) instead of failing.
   const release = await lockfile
-    .lock(directory, { lockfilePath: path.join(directory, '.pglite.lock'), stale: 15_000, update: 5_000 })
+    .lock(directory, {
+      lockfilePath: path.join(directory, '.pglite.lock'),
+      stale: 10_000,
+      update: 2_000,
+      retries: { retries: 15, factor: 1, minTimeout: 1_000, maxTimeout: 1_000 },
+    })
     .catch((error: unknown) => {
       throw new Error(
         `The PGlite data directory ${directory} is in use by another process (the running site?). ` +

@@ -1,0 +1,133 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * The contact form in a real browser, with JavaScript on and off: browser validation, server
+ * errors with the typed values kept and focus on the first error, and the confirmation.
+ * Each test posts from its own client address (X-Forwarded-For, honoured when the server runs
+ * with TRUST_PROXY=1), so the per-client rate limit never couples tests or reruns.
+ */
+
+/** The server refuses forms posted within 3 s of being rendered (bot check); wait that out. */
+const TOKEN_MIN_AGE_MS = 3_000;
+
+const visitor = {
+  firstName: 'Asha',
+  lastName: 'Rao',
+  email: 'asha.rao@hospital.example',
+  organization: 'City General Hospital',
+  subject: 'Laboratory module',
+  message: 'Please tell us about the laboratory integration.\nThank you.',
+};
+
+test.beforeEach(async ({ context }, testInfo) => {
+  const n = (testInfo.workerIndex * 1000 + testInfo.repeatEachIndex * 100 + Date.now()) % 16_000_000;
+  await context.setExtraHTTPHeaders({
+    'X-Forwarded-For': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+  });
+});
+
+async function open(page: Page, path = '/contact-us') {
+  await page.goto(path);
+  return Date.now();
+}
+
+async function fill(page: Page, values: Partial<typeof visitor>) {
+  for (const [name, value] of Object.entries(values)) await page.locator(`[name="${name}"]`).fill(value);
+}
+
+async function submitAfterTokenAge(page: Page, openedAt: number) {
+  const wait = openedAt + TOKEN_MIN_AGE_MS + 300 - Date.now();
+  if (wait > 0) await page.waitForTimeout(wait);
+  await page.getByRole('button', { name: 'Submit' }).click();
+}
+
+test('shows one heading, the labelled fields and the contact details', async ({ page }) => {
+  await open(page);
+  await expect(page.locator('h1')).toHaveCount(1);
+  await expect(page.locator('h1')).toHaveText('Contact Us');
+  for (const label of ['First Name', 'Last Name', 'Email', 'Organization', 'Subject']) {
+    await expect(page.getByLabel(label)).toHaveAttribute('required', '');
+  }
+  await expect(page.getByLabel('Email')).toHaveAttribute('type', 'email');
+  await expect(page.getByLabel('First Name')).toHaveAttribute('maxlength', '100');
+  const message = page.getByRole('textbox', { name: /^Message/ });
+  expect(Number(await message.getAttribute('rows'))).toBeGreaterThanOrEqual(5);
+  await expect(message).not.toHaveAttribute('required', '');
+  const details = page.getByRole('complementary', { name: 'Contact details' });
+  await expect(details).toContainText('Bengaluru');
+  await expect(details.getByRole('link', { name: /\+91/ })).toHaveAttribute('href', /^tel:\+91/);
+  await expect(details.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
+  await expect(page.getByRole('link', { name: 'Privacy Policy' }).first()).toHaveAttribute('href', '/privacy-policy');
+});
+
+test('pre-fills the subject when coming from Schedule a Demo', async ({ page }) => {
+  await open(page, '/contact-us?subject=demo');
+  await expect(page.getByLabel('Subject')).toHaveValue('Request a demo of Nirmaya HIMS');
+  await open(page);
+  await expect(page.getByLabel('Subject')).toHaveValue('');
+});
+
+test('lets the browser block an empty form', async ({ page }) => {
+  await open(page);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  expect(await page.getByLabel('First Name').evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(
+    true,
+  );
+  await expect(page.getByRole('status')).toHaveText('');
+});
+
+test.describe('with JavaScript', () => {
+  test('shows server errors without a reload, keeps the values and focuses the first error', async ({ page }) => {
+    const openedAt = await open(page);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    await fill(page, { ...visitor, email: 'asha@hospital' });
+    await submitAfterTokenAge(page, openedAt);
+
+    const email = page.getByLabel('Email');
+    await expect(email).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.locator('#contact-email-error')).toHaveText(/valid e-mail address/);
+    await expect(email).toHaveAttribute('aria-describedby', 'contact-email-error');
+    await expect(email).toBeFocused();
+    await expect(page.getByRole('status')).toContainText('Please correct the fields');
+    await expect(page.getByLabel('First Name')).toHaveValue(visitor.firstName);
+    await expect(page.getByRole('textbox', { name: /^Message/ })).toHaveValue(visitor.message);
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+
+    await email.fill(visitor.email);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByRole('heading', { name: /enquiry has been received/ })).toBeVisible();
+    await expect(page.getByTestId('enquiry-reference')).toHaveText(/^NH-[0-9A-Z]{10}$/);
+    await expect(page.getByRole('status')).toContainText('Your reference number is NH-');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('posts the page, shows errors with the values kept, then the confirmation', async ({ page }) => {
+    let openedAt = await open(page);
+    await fill(page, { ...visitor, organization: '   ' });
+    await submitAfterTokenAge(page, openedAt);
+    openedAt = Date.now();
+
+    const organization = page.getByLabel('Organization');
+    await expect(organization).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.locator('#contact-organization-error')).toHaveText('Enter your organization.');
+    await expect(organization).toBeFocused();
+    await expect(page.getByRole('status')).toContainText('Please correct the fields');
+    await expect(page.getByLabel('Last Name')).toHaveValue(visitor.lastName);
+    await expect(page.getByRole('textbox', { name: /^Message/ })).toHaveValue(visitor.message);
+
+    await organization.fill(visitor.organization);
+    await submitAfterTokenAge(page, openedAt);
+    await expect(page.getByRole('heading', { name: /enquiry has been received/ })).toBeVisible();
+    await expect(page.getByTestId('enquiry-reference')).toHaveText(/^NH-[0-9A-Z]{10}$/);
+  });
+});
+
+test('reports the database in the health check', async ({ request }) => {
+  const response = await request.get('/api/health');
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ status: 'ok' });
+});
