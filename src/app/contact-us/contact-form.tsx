@@ -43,11 +43,14 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
   const currentToken = (state.status === 'invalid' && state.token) || token;
 
   useEffect(() => {
-    if (state.status === 'accepted') confirmationRef.current?.focus();
-    if (state.status === 'invalid' && firstInvalid) {
-      const control = formRef.current?.elements.namedItem(firstInvalid);
-      if (control instanceof HTMLElement) control.focus();
-    }
+    const target =
+      state.status === 'accepted'
+        ? confirmationRef.current
+        : firstInvalid && formRef.current?.elements.namedItem(firstInvalid);
+    if (!(target instanceof HTMLElement)) return;
+    // Centre it rather than let focus scroll it under the sticky header.
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: 'center' });
   }, [state, firstInvalid]);
 
   const value = (field: ContactField) =>
