@@ -79,7 +79,8 @@ export function createOutboxWorker(
 
   /** Sends the jobs due when the round starts (a job retried during the round waits for the next). */
   async function round(): Promise<number> {
-    const dueBy = new Date();
+    // +1 ms: the database keeps microseconds, so a job queued in this very millisecond is due too.
+    const dueBy = new Date(Date.now() + 1);
     let handled = 0;
     for (;;) {
       const jobs = await claimJobs(db, batchSize, leaseMs, dueBy);
