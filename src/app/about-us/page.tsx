@@ -30,19 +30,20 @@ export default function AboutPage() {
             ))}
           </div>
           <dl className="grid content-start gap-2 self-start">
-            <div className="flex gap-1.5 rounded border border-slate-200 bg-white p-2 shadow-sm">
-              <CalendarCheck2 aria-hidden="true" className="size-3 shrink-0 text-brand-700" />
-              <div>
-                <dt className="text-sm font-semibold tracking-wide text-muted uppercase">Established</dt>
-                <dd className="text-3xl font-bold tracking-tight">{site.foundedYear}</dd>
-              </div>
+            {/* A <div> in a <dl> may hold only its <dt> and <dd>: the icon sits in the <dt>, placed in the padding. */}
+            <div className="relative rounded border border-slate-200 bg-white p-2 pl-[3.25rem] shadow-sm">
+              <dt className="text-sm font-semibold tracking-wide text-muted uppercase">
+                <CalendarCheck2 aria-hidden="true" className="absolute top-2 left-2 size-3 text-brand-700" />
+                Established
+              </dt>
+              <dd className="text-3xl font-bold tracking-tight">{site.foundedYear}</dd>
             </div>
-            <div className="flex gap-1.5 rounded border border-slate-200 bg-white p-2 shadow-sm">
-              <GitBranch aria-hidden="true" className="size-3 shrink-0 text-brand-700" />
-              <div>
-                <dt className="text-sm font-semibold tracking-wide text-muted uppercase">Open source</dt>
-                <dd className="font-semibold">Contributes to open-source health projects</dd>
-              </div>
+            <div className="relative rounded border border-slate-200 bg-white p-2 pl-[3.25rem] shadow-sm">
+              <dt className="text-sm font-semibold tracking-wide text-muted uppercase">
+                <GitBranch aria-hidden="true" className="absolute top-2 left-2 size-3 text-brand-700" />
+                Open source
+              </dt>
+              <dd className="font-semibold">Contributes to open-source health projects</dd>
             </div>
           </dl>
         </div>
