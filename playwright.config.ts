@@ -39,6 +39,12 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', SITE_URL: `http://127.0.0.1:${port}` },
+    env: {
+      DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e',
+      SITE_URL: `http://127.0.0.1:${port}`,
+      // Each test posts the contact form from its own X-Forwarded-For address, so the per-client
+      // rate limit never couples tests or reruns.
+      TRUST_PROXY: '1',
+    },
   },
 });
