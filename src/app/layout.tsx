@@ -17,8 +17,9 @@ const inter = localFont({
   weight: '100 900',
 });
 
-/** Pages are static; they are re-rendered at most hourly so the footer's year stays current. */
-export const revalidate = 3600;
+// Pages are fully static (no `revalidate`): src/proxy.ts allows each page's inline scripts by their
+// hashes in the HTML `next build` wrote, and an ISR re-render produces different inline scripts.
+// The footer's year is kept current in the browser by <CurrentYear>.
 
 export const metadata: Metadata = {
   metadataBase: siteUrl(),

@@ -6,7 +6,7 @@ const subscribe = () => () => {};
 
 /**
  * The current calendar year, correct at request time (spec §2, copyright line). The prerendered
- * HTML carries the year of the last render (pages revalidate hourly); the browser then shows its
+ * HTML carries the year of the build (pages are static); the browser then shows its
  * own clock's year, so a page cached across New Year is never stale for a visitor.
  *
  * @param renderedYear Year of the server render, used until the page is hydrated.
