@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next';
 import createMDX from '@next/mdx';
+import { staticSecurityHeaders } from './src/lib/security/headers';
 
 const nextConfig: NextConfig = {
   // NEXT_DIST_DIR lets parallel builds (e.g. a benchmark beside the test suite) use their own folder.
@@ -7,7 +8,15 @@ const nextConfig: NextConfig = {
   pageExtensions: ['ts', 'tsx', 'mdx'],
   poweredByHeader: false,
   reactStrictMode: true,
+  // gzip responses from `next start` (on by default; explicit because the budgets rely on it).
+  compress: true,
   serverExternalPackages: ['@electric-sql/pglite', 'pino'],
+  // An enquiry is at most ~6 KB of text; refuse larger server-action bodies early.
+  experimental: { serverActions: { bodySizeLimit: '64kb' } },
+  /** Security headers on every response; the CSP and HSTS are per request, in src/proxy.ts. */
+  async headers() {
+    return [{ source: '/:path*', headers: [...staticSecurityHeaders] }];
+  },
 };
 
 const withMDX = createMDX({});

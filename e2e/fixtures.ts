@@ -1,0 +1,37 @@
+import { test as base, expect } from '@playwright/test';
+
+export { expect };
+
+declare global {
+  interface Window {
+    __reportCspViolation?: (violation: string) => void;
+  }
+}
+
+/**
+ * Playwright's `test` with one addition: every page of the test's browser context reports
+ * Content-Security-Policy violations (the `securitypolicyviolation` event, and Chromium's console
+ * error for cases without one), and the test fails if there was any. Specs import `test` and
+ * `expect` from here instead of `@playwright/test`.
+ */
+export const test = base.extend({
+  context: async ({ context }, use) => {
+    const violations: string[] = [];
+    await context.exposeFunction('__reportCspViolation', (violation: string) => violations.push(violation));
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        const where = event.sourceFile ? ` (${event.sourceFile}:${event.lineNumber})` : '';
+        window.__reportCspViolation?.(
+          `${event.effectiveDirective} blocked ${event.blockedURI || 'inline code'} on ${location.href}${where}`,
+        );
+      });
+    });
+    context.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+        violations.push(message.text());
+      }
+    });
+    await use(context);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
+  },
+});
