@@ -4,7 +4,19 @@ import nextTs from 'eslint-config-next/typescript';
 const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: ['.next/**', 'node_modules/**', 'drizzle/**', 'bench-results/**', 'test-results/**'] },
+  // Playwright fixtures call their callback `use`, which is not a React hook.
+  { files: ['e2e/**'], rules: { 'react-hooks/rules-of-hooks': 'off' } },
+  {
+    ignores: [
+      '.next*/**',
+      'node_modules/**',
+      'drizzle/**',
+      '.data/**',
+      'bench-results/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
 ];
 
 export default config;
