@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { contactFields, contactLabels, contactLimits, type ContactField } from './contact-fields';
+
+export { contactFields, contactLabels, contactLimits, formTokenField, honeypotField } from './contact-fields';
+export type { ContactField } from './contact-fields';
 
 // No run-time code generation: zod otherwise probes `new Function('')` in the browser, which the
 // site's Content-Security-Policy (no 'unsafe-eval') blocks and reports as a violation.
@@ -13,38 +17,6 @@ z.config({ jitless: true });
  * other control characters refused in single-line fields (they would let a value inject e-mail
  * headers).
  */
-
-/** Maximum length of each field, in characters (UTF-16 code units, as `maxLength` counts). */
-export const contactLimits = {
-  firstName: 100,
-  lastName: 100,
-  email: 254,
-  organization: 200,
-  subject: 200,
-  message: 5000,
-} as const;
-
-/** The form's fields, in display order. */
-export const contactFields = [
-  'firstName',
-  'lastName',
-  'email',
-  'organization',
-  'subject',
-  'message',
-] as const;
-
-export type ContactField = (typeof contactFields)[number];
-
-/** Visible label of each field (spec §2, Contact Us). */
-export const contactLabels: Record<ContactField, string> = {
-  firstName: 'First Name',
-  lastName: 'Last Name',
-  email: 'Email',
-  organization: 'Organization',
-  subject: 'Subject',
-  message: 'Message',
-};
 
 /** Control characters (C0, DEL, C1) and the Unicode line/paragraph separators. */
 const controlCharacters = /[\p{Cc}\u2028\u2029]/u;
@@ -118,7 +90,3 @@ export type ContactFormState =
   | { status: 'idle' }
   | { status: 'invalid'; message: string; errors: ContactErrors; values: ContactValues; token?: string }
   | { status: 'accepted'; message: string; reference: string };
-
-/** Names of the form's hidden fields: the signed token and the honeypot bots fill in. */
-export const formTokenField = 'formToken';
-export const honeypotField = 'website';

@@ -3,13 +3,8 @@
 import Link from 'next/link';
 import { useActionState, useEffect, useRef } from 'react';
 import { CtaButton } from '@/components/ui/cta';
-import {
-  contactFields,
-  formTokenField,
-  honeypotField,
-  type ContactField,
-  type ContactFormState,
-} from '@/lib/contact-schema';
+import { contactFields, formTokenField, honeypotField, type ContactField } from '@/lib/contact-fields';
+import type { ContactFormState } from '@/lib/contact-schema';
 import { cn } from '@/lib/utils';
 import { sendEnquiry } from './actions';
 import { Confirmation } from './confirmation';

@@ -1,5 +1,5 @@
 import { cn } from '@/lib/utils';
-import { contactLabels, contactLimits, type ContactField } from '@/lib/contact-schema';
+import { contactLabels, contactLimits, type ContactField } from '@/lib/contact-fields';
 
 /** Shared look of inputs and the textarea: AA borders, visible focus, red when invalid. */
 const controlClass =

@@ -1,0 +1,41 @@
+/**
+ * The contact form's fields, labels, limits and hidden-field names: plain constants without zod,
+ * so the client form can import them without shipping the validation library to the browser
+ * (src/lib/contact-schema.ts builds the schema from them and re-exports them).
+ */
+
+/** Maximum length of each field, in characters (UTF-16 code units, as `maxLength` counts). */
+export const contactLimits = {
+  firstName: 100,
+  lastName: 100,
+  email: 254,
+  organization: 200,
+  subject: 200,
+  message: 5000,
+} as const;
+
+/** The form's fields, in display order. */
+export const contactFields = [
+  'firstName',
+  'lastName',
+  'email',
+  'organization',
+  'subject',
+  'message',
+] as const;
+
+export type ContactField = (typeof contactFields)[number];
+
+/** Visible label of each field (spec §2, Contact Us). */
+export const contactLabels: Record<ContactField, string> = {
+  firstName: 'First Name',
+  lastName: 'Last Name',
+  email: 'Email',
+  organization: 'Organization',
+  subject: 'Subject',
+  message: 'Message',
+};
+
+/** Names of the form's hidden fields: the signed token and the honeypot bots fill in. */
+export const formTokenField = 'formToken';
+export const honeypotField = 'website';
