@@ -8,7 +8,11 @@ test('every page hydrates under its policy', async ({ page }) => {
     await page.goto(path);
     // The Products menu and mobile menu are client components; React attaches its root to them.
     await expect
-      .poll(() => page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))), { message: path })
+      .poll(
+        () =>
+          page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))),
+        { message: path },
+      )
       .toBe(true);
   }
 });
@@ -17,7 +21,11 @@ test('a 404 page hydrates under its policy', async ({ page }) => {
   for (const path of ['/no/such/page', '/products/9']) {
     expect((await page.goto(path))?.status()).toBe(404);
     await expect
-      .poll(() => page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))), { message: path })
+      .poll(
+        () =>
+          page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))),
+        { message: path },
+      )
       .toBe(true);
   }
 });
@@ -31,7 +39,9 @@ test.describe('injected code is refused', () => {
       await page.goto(path);
       const outcome = await page.evaluate(async () => {
         const blocked: string[] = [];
-        document.addEventListener('securitypolicyviolation', (event) => blocked.push(event.effectiveDirective));
+        document.addEventListener('securitypolicyviolation', (event) =>
+          blocked.push(event.effectiveDirective),
+        );
         const script = document.createElement('script');
         script.textContent = 'window.injected = true;';
         document.body.append(script);

@@ -17,7 +17,9 @@ declare global {
 export const test = base.extend({
   context: async ({ context }, use) => {
     const violations: string[] = [];
-    await context.exposeFunction('__reportCspViolation', (violation: string) => violations.push(violation));
+    await context.exposeFunction('__reportCspViolation', (violation: string) =>
+      violations.push(violation),
+    );
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
         const where = event.sourceFile ? ` (${event.sourceFile}:${event.lineNumber})` : '';

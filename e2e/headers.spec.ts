@@ -29,7 +29,11 @@ function expectStrictPolicy(response: APIResponse): Map<string, string[]> {
   expect(scripts[0]).toBe("'self'");
   expect(scripts).not.toContain("'unsafe-inline'");
   expect(scripts).not.toContain("'unsafe-eval'");
-  expect(scripts.filter((source) => !/^'(self|nonce-[A-Za-z0-9+/=]+|sha256-[A-Za-z0-9+/=]+)'$/.test(source))).toEqual([]);
+  expect(
+    scripts.filter(
+      (source) => !/^'(self|nonce-[A-Za-z0-9+/=]+|sha256-[A-Za-z0-9+/=]+)'$/.test(source),
+    ),
+  ).toEqual([]);
   expect(policy.get('object-src')).toEqual(["'none'"]);
   expect(policy.get('base-uri')).toEqual(["'self'"]);
   expect(policy.get('form-action')).toEqual(["'self'"]);
@@ -56,18 +60,24 @@ function expectInlineScriptsAllowed(html: string, policy: Map<string, string[]>)
   const sources = new Set(policy.get('script-src'));
   const nonce = [...sources].find((source) => source.startsWith("'nonce-"))?.slice(7, -1);
   let inline = 0;
-  for (const [, attributes = '', body = ''] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+  for (const [, attributes = '', body = ''] of html.matchAll(
+    /<script\b([^>]*)>([\s\S]*?)<\/script>/g,
+  )) {
     if (/\bsrc=/.test(attributes) || /type="application\/(ld\+)?json"/.test(attributes)) continue;
     inline += 1;
     const byNonce = nonce !== undefined && attributes.includes(`nonce="${nonce}"`);
-    expect(byNonce || sources.has(scriptHash(body)), `inline script ${body.slice(0, 60)}…`).toBe(true);
+    expect(byNonce || sources.has(scriptHash(body)), `inline script ${body.slice(0, 60)}…`).toBe(
+      true,
+    );
   }
   expect(inline, 'Next.js inline scripts on the page').toBeGreaterThan(0);
 }
 
 test.describe('pages', () => {
   for (const path of [...pages.map((page) => page.path), '/products/abc', '/products/03']) {
-    test(`${path}: security headers, a policy that allows exactly its scripts, caching`, async ({ request }) => {
+    test(`${path}: security headers, a policy that allows exactly its scripts, caching`, async ({
+      request,
+    }) => {
       const response = await request.get(path);
       expect(response.status()).toBe(200);
       expectCommonHeaders(response);
@@ -81,10 +91,14 @@ test.describe('pages', () => {
         expect(headers['cache-control']).toContain('no-store');
       } else {
         // Prerendered: hashes only (static HTML cannot carry a per-request nonce), revalidated on use.
-        expect(policy.get('script-src')?.some((source) => source.startsWith("'nonce-"))).toBe(false);
+        expect(policy.get('script-src')?.some((source) => source.startsWith("'nonce-"))).toBe(
+          false,
+        );
         expect(headers['cache-control']).toBe('public, max-age=0, must-revalidate');
         expect(headers.etag).toBeTruthy();
-        const revalidated = await request.get(path, { headers: { 'If-None-Match': headers.etag! } });
+        const revalidated = await request.get(path, {
+          headers: { 'If-None-Match': headers.etag! },
+        });
         expect(revalidated.status()).toBe(304);
       }
     });
@@ -92,14 +106,18 @@ test.describe('pages', () => {
 
   test('the nonce of a page rendered on demand is new on every request', async ({ request }) => {
     const nonceOf = async () =>
-      /'nonce-([^']+)'/.exec((await request.get('/contact-us')).headers()['content-security-policy'] ?? '')?.[1];
+      /'nonce-([^']+)'/.exec(
+        (await request.get('/contact-us')).headers()['content-security-policy'] ?? '',
+      )?.[1];
     const [first, second] = [await nonceOf(), await nonceOf()];
     expect(first).toBeTruthy();
     expect(second).not.toBe(first);
   });
 
   for (const path of notFound) {
-    test(`${path}: 404 with security headers and a policy that allows its scripts`, async ({ request }) => {
+    test(`${path}: 404 with security headers and a policy that allows its scripts`, async ({
+      request,
+    }) => {
       const response = await request.get(path);
       expect(response.status()).toBe(404);
       expectCommonHeaders(response);
@@ -118,12 +136,19 @@ test.describe('other responses', () => {
     });
   }
 
-  test('hashed build assets: immutable for a year, nosniff, same-origin, compressed', async ({ request }) => {
+  test('hashed build assets: immutable for a year, nosniff, same-origin, compressed', async ({
+    request,
+  }) => {
     const html = await (await request.get('/')).text();
-    const assets = [...html.matchAll(/(?:src|href)="(\/_next\/static\/[^"]+\.(?:js|css|woff2))"/g)].map((m) => m[1]!);
+    const assets = [
+      ...html.matchAll(/(?:src|href)="(\/_next\/static\/[^"]+\.(?:js|css|woff2))"/g),
+    ].map((m) => m[1]!);
     expect(assets.some((asset) => asset.endsWith('.js'))).toBe(true);
     expect(assets.some((asset) => asset.endsWith('.css'))).toBe(true);
-    expect(assets.some((asset) => asset.endsWith('.woff2')), 'the font is preloaded').toBe(true);
+    expect(
+      assets.some((asset) => asset.endsWith('.woff2')),
+      'the font is preloaded',
+    ).toBe(true);
     for (const asset of new Set(assets)) {
       const response = await request.get(asset);
       expect(response.status(), asset).toBe(200);
@@ -135,10 +160,14 @@ test.describe('other responses', () => {
     }
   });
 
-  test('HSTS only for HTTPS: two years when a trusted proxy reports https, never for http', async ({ request }) => {
+  test('HSTS only for HTTPS: two years when a trusted proxy reports https, never for http', async ({
+    request,
+  }) => {
     const viaHttps = await request.get('/', { headers: { 'X-Forwarded-Proto': 'https' } });
     // Present only when the server runs with TRUST_PROXY; a client alone cannot switch it on.
-    expect([undefined, 'max-age=63072000; includeSubDomains']).toContain(viaHttps.headers()['strict-transport-security']);
+    expect([undefined, 'max-age=63072000; includeSubDomains']).toContain(
+      viaHttps.headers()['strict-transport-security'],
+    );
     const viaHttp = await request.get('/', { headers: { 'X-Forwarded-Proto': 'http' } });
     expect(viaHttp.headers()['strict-transport-security']).toBeUndefined();
   });

@@ -22,18 +22,33 @@ export function proxy(request: NextRequest): NextResponse {
   const { pathname } = request.nextUrl;
 
   const hashes = prerenderedScriptHashes(pathname);
-  if (hashes) return staticPage(NextResponse.next(), contentSecurityPolicy({ scriptHashes: hashes, https }), https);
+  if (hashes)
+    return staticPage(
+      NextResponse.next(),
+      contentSecurityPolicy({ scriptHashes: hashes, https }),
+      https,
+    );
 
   const alias = productAlias(pathname);
   const aliasPath = alias && (alias.kind === 'module' ? alias.path : NOT_FOUND_PATH);
-  const aliasHashes = aliasPath && (alias?.kind === 'module' ? prerenderedScriptHashes(aliasPath) : notFoundScriptHashes());
+  const aliasHashes =
+    aliasPath &&
+    (alias?.kind === 'module' ? prerenderedScriptHashes(aliasPath) : notFoundScriptHashes());
   if (aliasPath && aliasHashes) {
     const target = request.nextUrl.clone();
     target.pathname = aliasPath;
-    return staticPage(NextResponse.rewrite(target), contentSecurityPolicy({ scriptHashes: aliasHashes, https }), https);
+    return staticPage(
+      NextResponse.rewrite(target),
+      contentSecurityPolicy({ scriptHashes: aliasHashes, https }),
+      https,
+    );
   }
 
-  const policy = contentSecurityPolicy({ nonce: createNonce(), scriptHashes: notFoundScriptHashes(), https });
+  const policy = contentSecurityPolicy({
+    nonce: createNonce(),
+    scriptHashes: notFoundScriptHashes(),
+    https,
+  });
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);
   return withHeaders(NextResponse.next({ request: { headers } }), policy, https);

@@ -29,14 +29,20 @@ describe('contentSecurityPolicy', () => {
   });
 
   it('never allows unsafe-inline or unsafe-eval for scripts', () => {
-    const policy = contentSecurityPolicy({ scriptHashes: ["'sha256-x='"], nonce: 'n', https: true });
+    const policy = contentSecurityPolicy({
+      scriptHashes: ["'sha256-x='"],
+      nonce: 'n',
+      https: true,
+    });
     const scripts = directives(policy).get('script-src') ?? [];
     expect(scripts).not.toContain("'unsafe-inline'");
     expect(policy).not.toContain('unsafe-eval');
   });
 
   it('upgrades insecure requests only over HTTPS', () => {
-    expect(directives(contentSecurityPolicy({ https: true })).has('upgrade-insecure-requests')).toBe(true);
+    expect(
+      directives(contentSecurityPolicy({ https: true })).has('upgrade-insecure-requests'),
+    ).toBe(true);
   });
 });
 

@@ -13,7 +13,11 @@ export type PolicyInput = {
  * the caller vouches for (by hash or nonce): no `'unsafe-inline'`, no `'unsafe-eval'`. Styles allow
  * `'unsafe-inline'` because React renders `style` attributes; that is the one relaxation.
  */
-export function contentSecurityPolicy({ scriptHashes = [], nonce, https = false }: PolicyInput): string {
+export function contentSecurityPolicy({
+  scriptHashes = [],
+  nonce,
+  https = false,
+}: PolicyInput): string {
   const scriptSources = ["'self'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...scriptHashes];
   const directives = [
     "default-src 'self'",

@@ -32,7 +32,10 @@ const DENIED_FEATURES = [
 export const staticSecurityHeaders: ReadonlyArray<{ key: string; value: string }> = [
   { key: 'X-Content-Type-Options', value: 'nosniff' },
   { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-  { key: 'Permissions-Policy', value: DENIED_FEATURES.map((feature) => `${feature}=()`).join(', ') },
+  {
+    key: 'Permissions-Policy',
+    value: DENIED_FEATURES.map((feature) => `${feature}=()`).join(', '),
+  },
   { key: 'Cross-Origin-Resource-Policy', value: 'same-origin' },
   { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
   // Legacy twin of CSP frame-ancestors 'none', for browsers without CSP level 2.

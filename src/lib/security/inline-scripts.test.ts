@@ -7,7 +7,9 @@ const sha = (text: string) => `'sha256-${createHash('sha256').update(text).diges
 describe('scriptHash', () => {
   it('matches the example hash of the CSP specification', () => {
     // CSP Level 3, §2.3.1: alert('Hello, world.'); has this SHA-256.
-    expect(scriptHash("alert('Hello, world.');")).toBe("'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='");
+    expect(scriptHash("alert('Hello, world.');")).toBe(
+      "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='",
+    );
   });
 
   it('hashes the UTF-8 bytes of non-ASCII text', () => {
@@ -28,7 +30,7 @@ describe('inlineScriptHashes', () => {
     const html =
       '<script src="/_next/static/chunks/x.js" async=""></script>' +
       '<script type="application/ld+json">{"@type":"Organization"}</script>' +
-      "<script type='application/json'>{}</script><script nonce=\"n\">e()</script>";
+      '<script type=\'application/json\'>{}</script><script nonce="n">e()</script>';
     expect(inlineScriptHashes(html)).toEqual([sha('e()')]);
   });
 

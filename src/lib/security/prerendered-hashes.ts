@@ -4,7 +4,8 @@ import path from 'node:path';
 import { inlineScriptHashes } from './inline-scripts';
 
 /** The build folder, as in next.config.ts (`NEXT_DIST_DIR` lets parallel builds use their own). */
-const appDir = () => path.resolve(process.cwd(), process.env.NEXT_DIST_DIR ?? '.next', 'server', 'app');
+const appDir = () =>
+  path.resolve(process.cwd(), process.env.NEXT_DIST_DIR ?? '.next', 'server', 'app');
 
 type Entry = { mtimeMs: number; size: number; hashes: string[] };
 const cache = new Map<string, Entry>();
@@ -21,7 +22,8 @@ export function prerenderedFile(pathname: string): string | null {
     return null;
   }
   const segments = decoded.split('/').filter(Boolean);
-  if (segments.some((segment) => segment === '..' || segment === '.' || /[\0\\]/.test(segment))) return null;
+  if (segments.some((segment) => segment === '..' || segment === '.' || /[\0\\]/.test(segment)))
+    return null;
   const root = appDir();
   const file = path.join(root, `${segments.length === 0 ? 'index' : segments.join('/')}.html`);
   return file.startsWith(root + path.sep) ? file : null;
@@ -52,7 +54,8 @@ function hashesOfFile(file: string): string[] | null {
   }
   if (!stats.isFile()) return null;
   const cached = cache.get(file);
-  if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return cached.hashes;
+  if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size)
+    return cached.hashes;
   const hashes = inlineScriptHashes(readFileSync(file, 'utf8'));
   cache.set(file, { mtimeMs: stats.mtimeMs, size: stats.size, hashes });
   return hashes;

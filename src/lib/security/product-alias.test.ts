@@ -12,11 +12,17 @@ describe('productAlias', () => {
     expect(productAlias(pathname)).toEqual({ kind: 'module', path });
   });
 
-  it.each(['/products/9', '/products/-1', '/products/1.5'])('answers %s with the 404 page', (pathname) => {
-    expect(productAlias(pathname)).toEqual({ kind: 'not-found' });
-  });
+  it.each(['/products/9', '/products/-1', '/products/1.5'])(
+    'answers %s with the 404 page',
+    (pathname) => {
+      expect(productAlias(pathname)).toEqual({ kind: 'not-found' });
+    },
+  );
 
-  it.each(['/', '/products', '/products/1/opengraph-image', '/about-us'])('leaves %s alone', (pathname) => {
-    expect(productAlias(pathname)).toBeNull();
-  });
+  it.each(['/', '/products', '/products/1/opengraph-image', '/about-us'])(
+    'leaves %s alone',
+    (pathname) => {
+      expect(productAlias(pathname)).toBeNull();
+    },
+  );
 });
