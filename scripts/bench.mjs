@@ -1,0 +1,197 @@
+// `npm run bench`: builds the site into .next-bench, starts it, and measures
+//  - Lighthouse (mobile: simulated slow 4G, 4x CPU) three times per route -> medians vs budgets,
+//    beside an empty Next.js page built and measured the same way (the framework's floor);
+//  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate;
+//  - the security headers' Mozilla HTTP Observatory score, as served behind a TLS proxy.
+// Writes bench-results/latest.json; exits 1 when a budget is missed.
+// Options: --skip-build (reuse .next-bench), --runs N, --only /path[,/path], --no-empty, --no-load.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  BUDGETS,
+  EMPTY_PORT,
+  ENQUIRIES,
+  LOAD_ROUTES,
+  LOAD_SECONDS,
+  PORT,
+  ROUTES,
+  RUNS,
+} from './bench/config.mjs';
+import { prepareEmptyNext } from './bench/empty-next.mjs';
+import { measureEnquiries } from './bench/enquiries.mjs';
+import { measureLoad } from './bench/http-load.mjs';
+import { lighthouseMedian } from './bench/lighthouse.mjs';
+import { observatoryScore } from './bench/observatory.mjs';
+import {
+  budgetMisses,
+  fmt,
+  LIGHTHOUSE_HEADERS,
+  lighthouseRow,
+  printTable,
+} from './bench/report.mjs';
+import { buildNext, startNext } from './bench/server.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values: options } = parseArgs({
+  options: {
+    'skip-build': { type: 'boolean', default: false },
+    runs: { type: 'string', default: String(RUNS) },
+    only: { type: 'string' },
+    'no-empty': { type: 'boolean', default: false },
+    'no-load': { type: 'boolean', default: false },
+  },
+});
+const runs = Math.max(1, Number(options.runs));
+const routes = options.only ? options.only.split(',') : ROUTES;
+const distDir = '.next-bench';
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nirmaya-bench-data-'));
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  loadAverageAtStart: os.loadavg()[0],
+  runs,
+  budgets: BUDGETS,
+};
+if (results.loadAverageAtStart > results.cpus) {
+  console.warn(
+    `Load average ${results.loadAverageAtStart.toFixed(1)} on ${results.cpus} CPUs: other work will slow the measurements.`,
+  );
+}
+
+const section = (title) => console.log(`\n== ${title}`);
+
+async function measureEmptyPage() {
+  section('Empty Next.js page (framework floor)');
+  const dir = prepareEmptyNext(repo);
+  buildNext(dir, { NEXT_TELEMETRY_DISABLED: '1' });
+  const server = await startNext(dir, EMPTY_PORT, { NEXT_TELEMETRY_DISABLED: '1' });
+  try {
+    return await lighthouseMedian(`${server.url}/`, runs);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function measureSite() {
+  const env = { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
+  if (!options['skip-build']) {
+    section(`Building the site into ${distDir}`);
+    buildNext(repo, env);
+  }
+  const server = await startNext(repo, PORT, {
+    ...env,
+    DATA_DIR: dataDir,
+    TRUST_PROXY: '1',
+    SITE_URL: `http://127.0.0.1:${PORT}`,
+    LOG_LEVEL: 'warn',
+  });
+  try {
+    section('Security headers (Mozilla HTTP Observatory rules, as served behind a TLS proxy)');
+    const response = await fetch(`${server.url}/`, { headers: { 'x-forwarded-proto': 'https' } });
+    results.observatory = observatoryScore(response.headers, await response.text(), {
+      https: true,
+      origin: server.url,
+    });
+    for (const t of results.observatory.tests)
+      console.log(`${String(t.modifier).padStart(4)}  ${t.test}: ${t.result}`);
+    console.log(`score ${results.observatory.score} (${results.observatory.grade})`);
+
+    section(`Lighthouse, mobile, ${runs} run(s) per route (medians)`);
+    results.lighthouse = [];
+    for (const route of routes) {
+      const m = await lighthouseMedian(`${server.url}${route}`, runs);
+      results.lighthouse.push({ route, ...m });
+      console.log(
+        `${route}: perf ${fmt(m.performance, 2)}, LCP ${fmt(m.lcpMs)} ms, TBT ${fmt(m.tbtMs)} ms${m.errors.length ? `, errors: ${m.errors.join('; ')}` : ''}`,
+      );
+    }
+
+    if (!options['no-load']) {
+      section(
+        `HTML throughput and latency (autocannon, ${LOAD_SECONDS} s each, 10 connections, loopback)`,
+      );
+      results.load = [];
+      for (const route of LOAD_ROUTES) {
+        const load = await measureLoad(`${server.url}${route}`, { seconds: LOAD_SECONDS });
+        results.load.push({ route, ...load });
+      }
+      printTable(
+        ['route', 'req/s', 'p50 ms', 'p99 ms', 'KiB/s', 'non-2xx', 'errors'],
+        results.load.map((l) => [
+          l.route,
+          fmt(l.requestsPerSecond),
+          fmt(l.latencyP50Ms, 1),
+          fmt(l.latencyP99Ms, 1),
+          fmt(l.throughputKiBps),
+          l.non2xx,
+          l.errors,
+        ]),
+      );
+
+      section(`Enquiry submissions (${ENQUIRIES} no-JS form posts, 8 clients, distinct addresses)`);
+      results.enquiries = await measureEnquiries(server.url, { count: ENQUIRIES });
+      const e = results.enquiries;
+      console.log(
+        `${e.accepted}/${e.posted} accepted, ${fmt(e.enquiriesPerSecond, 1)} enquiries/s (p50 ${fmt(e.latencyP50Ms)} ms, p99 ${fmt(e.latencyP99Ms)} ms); form loads ${fmt(e.formLoadsPerSecond, 1)}/s`,
+      );
+      if (Object.keys(e.refused).length) console.log('refused:', e.refused);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+let failed = false;
+try {
+  if (!options['no-empty']) results.empty = await measureEmptyPage();
+  await measureSite();
+
+  section('Lighthouse medians');
+  const floor = results.empty?.jsKiB ?? Number.NaN;
+  const rows = results.lighthouse.map((m) => lighthouseRow(m.route, m));
+  if (results.empty) rows.push(lighthouseRow('(empty Next.js)', results.empty));
+  printTable(LIGHTHOUSE_HEADERS, rows);
+
+  results.loadAverageAtEnd = os.loadavg()[0];
+  console.log(
+    `Load average: ${results.loadAverageAtStart.toFixed(1)} at start, ${results.loadAverageAtEnd.toFixed(1)} at end (${results.cpus} CPUs)`,
+  );
+
+  section('Budgets');
+  results.misses = {};
+  for (const m of results.lighthouse) {
+    const misses = [...budgetMisses(m, floor), ...m.errors.map((error) => `run failed: ${error}`)];
+    if (m.runs === 0) misses.push('no Lighthouse run completed');
+    if (misses.length) results.misses[m.route] = misses;
+    if (m.failedAudits.length)
+      console.log(`${m.route}: failed audits ${m.failedAudits.join(', ')}`);
+  }
+  if (!(results.observatory?.score >= BUDGETS.observatory))
+    results.misses.headers = [`Observatory score ${results.observatory?.score}`];
+  if (results.enquiries && results.enquiries.accepted !== results.enquiries.posted) {
+    results.misses.enquiries = [
+      `${results.enquiries.posted - results.enquiries.accepted} enquiries refused`,
+    ];
+  }
+  for (const [route, misses] of Object.entries(results.misses))
+    console.log(`MISSED ${route}: ${misses.join('; ')}`);
+  failed = Object.keys(results.misses).length > 0;
+  console.log(failed ? '\nSome budgets were missed.' : '\nAll budgets met.');
+} catch (error) {
+  failed = true;
+  results.error = String(error instanceof Error ? (error.stack ?? error.message) : error);
+  console.error(error);
+} finally {
+  mkdirSync(path.join(repo, 'bench-results'), { recursive: true });
+  writeFileSync(
+    path.join(repo, 'bench-results', 'latest.json'),
+    `${JSON.stringify(results, null, 2)}\n`,
+  );
+  console.log('Results: bench-results/latest.json');
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

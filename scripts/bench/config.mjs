@@ -1,0 +1,58 @@
+// Settings of `npm run bench`: routes, budgets, ports and the Chromium used by Lighthouse.
+
+/** Routes measured with Lighthouse (every page of the site; products/4 stands for the nine tabs). */
+export const ROUTES = [
+  '/',
+  '/products',
+  '/products/0',
+  '/products/4',
+  '/about-us',
+  '/contact-us',
+  '/terms-conditions',
+  '/privacy-policy',
+  '/accessibility',
+];
+
+/** Routes measured for HTML throughput and latency with autocannon. */
+export const LOAD_ROUTES = ['/', '/products/0', '/contact-us'];
+
+/** Lighthouse runs per route; the table shows the median of each value. */
+export const RUNS = 3;
+
+/** Budgets (issue 4). Bytes are KiB as Lighthouse reports them. */
+export const BUDGETS = {
+  performance: 0.95,
+  accessibility: 1,
+  bestPractices: 1,
+  seo: 1,
+  lcpMs: 2000,
+  tbtMs: 150,
+  cls: 0.01,
+  pageWeightKiB: 500,
+  /** First-load JavaScript may exceed an empty Next.js page's by at most this (compressed). */
+  jsOverFloorKiB: 60,
+  /** Mozilla HTTP Observatory score (A+ from 100). */
+  observatory: 100,
+};
+
+export const PORT = Number(process.env.BENCH_PORT ?? 3130);
+export const EMPTY_PORT = PORT + 1;
+
+export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+export const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** A Lighthouse run that takes longer than this is abandoned (its Chromium killed) and fails. */
+export const LIGHTHOUSE_TIMEOUT_MS = 120_000;
+/** Duration of each autocannon measurement (s). */
+export const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+/** Enquiries posted by the submission-rate measurement. */
+export const ENQUIRIES = Number(process.env.BENCH_ENQUIRIES ?? 300);

@@ -1,0 +1,77 @@
+// Budget checks and the printed tables of `npm run bench`.
+import { BUDGETS } from './config.mjs';
+
+/**
+ * Budget misses of one route's medians, as readable strings (empty when all budgets hold).
+ * @param {Record<string, number>} m medians of one route
+ * @param {number} jsFloorKiB first-load JS of the empty Next.js page
+ */
+export function budgetMisses(m, jsFloorKiB) {
+  const misses = [];
+  const atLeast = (key, min, label) =>
+    !(m[key] >= min) && misses.push(`${label} ${fmt(m[key], 2)} < ${min}`);
+  const below = (key, max, label, digits = 0) =>
+    !(m[key] < max) && misses.push(`${label} ${fmt(m[key], digits)} >= ${max}`);
+  atLeast('performance', BUDGETS.performance, 'performance');
+  atLeast('accessibility', BUDGETS.accessibility, 'accessibility');
+  atLeast('bestPractices', BUDGETS.bestPractices, 'best practices');
+  atLeast('seo', BUDGETS.seo, 'SEO');
+  below('lcpMs', BUDGETS.lcpMs, 'LCP ms');
+  below('tbtMs', BUDGETS.tbtMs, 'TBT ms');
+  below('cls', BUDGETS.cls, 'CLS', 3);
+  below('pageWeightKiB', BUDGETS.pageWeightKiB, 'weight KiB');
+  if (Number.isFinite(jsFloorKiB)) below('jsKiB', jsFloorKiB + BUDGETS.jsOverFloorKiB, 'JS KiB');
+  return misses;
+}
+
+export function fmt(value, digits = 0) {
+  return Number.isFinite(value) ? value.toFixed(digits) : '—';
+}
+
+/** Prints rows (arrays of cells) as an aligned text table under `headers`. */
+export function printTable(headers, rows) {
+  const widths = headers.map((header, i) =>
+    Math.max(header.length, ...rows.map((row) => String(row[i]).length)),
+  );
+  const line = (cells) => cells.map((cell, i) => String(cell).padStart(widths[i])).join('  ');
+  console.log(line(headers));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+/** One table row of Lighthouse medians. */
+export function lighthouseRow(name, m) {
+  return [
+    name,
+    fmt(m.performance, 2),
+    fmt(m.accessibility, 2),
+    fmt(m.bestPractices, 2),
+    fmt(m.seo, 2),
+    fmt(m.fcpMs),
+    fmt(m.lcpMs),
+    fmt(m.tbtMs),
+    fmt(m.cls, 3),
+    fmt(m.ttfbMs),
+    fmt(m.pageWeightKiB, 1),
+    fmt(m.jsKiB, 1),
+    fmt(m.jsUncompressedKiB, 1),
+    fmt(m.benchmarkIndex),
+  ];
+}
+
+export const LIGHTHOUSE_HEADERS = [
+  'route',
+  'perf',
+  'a11y',
+  'bp',
+  'seo',
+  'FCP ms',
+  'LCP ms',
+  'TBT ms',
+  'CLS',
+  'TTFB ms',
+  'weight KiB',
+  'JS KiB gz',
+  'JS KiB raw',
+  'CPU index',
+];

@@ -1,0 +1,60 @@
+// Builds a Next.js app into its own dist dir and runs `next start` for the benchmark.
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * Runs `next build` in `cwd` with `env` (e.g. NEXT_DIST_DIR); throws when it fails.
+ * @param {string} cwd
+ * @param {Record<string, string>} env
+ */
+export function buildNext(cwd, env) {
+  const next = path.join(cwd, 'node_modules', 'next', 'dist', 'bin', 'next');
+  const { status } = spawnSync(process.execPath, [next, 'build'], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: 'inherit',
+  });
+  if (status !== 0) throw new Error(`next build failed in ${cwd} (exit ${status})`);
+}
+
+/**
+ * Starts `next start` on `port` in its own process group and waits until `/` answers.
+ * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ */
+export async function startNext(cwd, port, env, { timeoutMs = 60_000 } = {}) {
+  const next = path.join(cwd, 'node_modules', 'next', 'dist', 'bin', 'next');
+  const child = spawn(process.execPath, [next, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      return;
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }, 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(5_000) });
+      if (response.ok) return { url, stop };
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  await stop();
+  throw new Error(`next start on ${url} did not answer within ${timeoutMs} ms`);
+}
