@@ -15,10 +15,13 @@ export function pageMetadata({
   title,
   description,
   path,
+  image,
 }: {
   title?: string;
   description: string;
   path: string;
+  /** A share image of another route (e.g. the canonical page's), used when the route has no `opengraph-image` of its own. */
+  image?: { url: string; alt: string };
 }): Metadata {
   return {
     ...(title === undefined ? {} : { title }),
@@ -31,6 +34,7 @@ export function pageMetadata({
       url: path,
       ...(title === undefined ? {} : { title }),
       description,
+      ...(image ? { images: [{ ...image, width: 1200, height: 630, type: 'image/png' }] } : {}),
     },
   };
 }

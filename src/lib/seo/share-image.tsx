@@ -98,6 +98,17 @@ export function pageShareText(path: Exclude<PagePath, '/'>): ShareImageText {
   return { eyebrow: site.product, title: route.title, text: site.tagline };
 }
 
+/** `id` of the one share image of each module page, in its URL `/products/{id}/opengraph-image/card`. */
+export const MODULE_IMAGE_ID = 'card';
+
+/**
+ * The URL path and alt text of a module page's share image, for routes that show the module
+ * without a share image of their own (`/products`).
+ */
+export function moduleShareImage(entry: Pick<Module, 'link' | 'title' | 'summary'>) {
+  return { url: `${entry.link}/opengraph-image/${MODULE_IMAGE_ID}`, alt: shareImageAlt(moduleShareText(entry)) };
+}
+
 /**
  * What the share image of a module's page says: "Nirmaya HIMS module", the module's name and its
  * one-line summary.

@@ -1,7 +1,14 @@
 import { notFound } from 'next/navigation';
 import { modules } from '@/content/modules';
 import { parseProductId } from '@/lib/product-tab';
-import { contentType, moduleShareText, renderShareImage, shareImageAlt, size } from '@/lib/seo/share-image';
+import {
+  contentType,
+  MODULE_IMAGE_ID,
+  moduleShareText,
+  renderShareImage,
+  shareImageAlt,
+  size,
+} from '@/lib/seo/share-image';
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -14,7 +21,7 @@ const moduleOf = (id: string) => {
 /** One share image per module page, its alt text naming the module. */
 export async function generateImageMetadata({ params }: { params: { id: string } }) {
   const entry = moduleOf(params.id);
-  return entry ? [{ id: 'card', alt: shareImageAlt(moduleShareText(entry)), size, contentType }] : [];
+  return entry ? [{ id: MODULE_IMAGE_ID, alt: shareImageAlt(moduleShareText(entry)), size, contentType }] : [];
 }
 
 /** Share image of `/products/{id}`: the module's name and summary (Open Graph and X card). */
