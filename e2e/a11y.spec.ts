@@ -70,7 +70,9 @@ test.describe('page structure', () => {
       const levels = await page
         .locator('h1, h2, h3, h4, h5, h6')
         .evaluateAll((headings) =>
-          headings.filter((heading) => heading.checkVisibility()).map((heading) => Number(heading.tagName[1])),
+          headings
+            .filter((heading) => heading.checkVisibility())
+            .map((heading) => Number(heading.tagName[1])),
         );
       expect(levels[0], 'the first heading is the h1').toBe(1);
       const skips = levels.flatMap((level, index) =>

@@ -5,7 +5,10 @@ import { expect, test } from '@playwright/test';
  * (as rendered in the browser, menus included), collect its links, and check each answers 200.
  * Links are deduplicated by path and query (the hash is dropped); the crawl is bounded.
  */
-test.skip(({ isMobile }) => isMobile, 'the links are the same at every width: desktop project only');
+test.skip(
+  ({ isMobile }) => isMobile,
+  'the links are the same at every width: desktop project only',
+);
 
 const MAX_PAGES = 100;
 
@@ -27,7 +30,9 @@ test('every internal link on every page answers 200', async ({ page, baseURL }) 
       continue;
     }
     if (!response?.headers()['content-type']?.includes('text/html')) continue;
-    const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+    const hrefs = await page
+      .locator('a[href]')
+      .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
     for (const href of hrefs) {
       const url = new URL(href);
       if (url.origin !== origin) continue;

@@ -16,7 +16,9 @@ test.beforeEach(async ({ context }, testInfo) => {
   // Own client address per run, so the contact form's per-client rate limit never trips
   // (honoured when the server trusts the proxy header; harmless otherwise).
   const n = (testInfo.workerIndex * 7919 + Date.now()) % 16_000_000;
-  await context.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
+  await context.setExtraHTTPHeaders({
+    'X-Forwarded-For': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+  });
 });
 
 /** Asserts the focused element shows a focus indicator and is on screen, clear of the sticky header. */
@@ -45,7 +47,8 @@ async function expectVisibleFocus(page: Page) {
   expect(focus!.unobscured, `${focus!.name} not hidden under the sticky header`).toBe(true);
 }
 
-const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+const isFocused = (locator: Locator) =>
+  locator.evaluate((element) => element === document.activeElement);
 
 /** Presses Tab (or Shift+Tab) until `target` has focus, checking the focus indicator at every stop. */
 async function tabTo(page: Page, target: Locator, { backwards = false, max = 40 } = {}) {
@@ -57,7 +60,9 @@ async function tabTo(page: Page, target: Locator, { backwards = false, max = 40 
   throw new Error(`${target} not reached in ${max} key presses`);
 }
 
-test('skip link, Products menu, module tabs and the contact form, by keyboard alone', async ({ page }) => {
+test('skip link, Products menu, module tabs and the contact form, by keyboard alone', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await page.goto('/');
 
@@ -71,7 +76,9 @@ test('skip link, Products menu, module tabs and the contact form, by keyboard al
   await expect(page.locator('main')).toBeFocused();
   await page.keyboard.press('Tab');
   await expectVisibleFocus(page);
-  expect(await page.evaluate(() => document.querySelector('main')!.contains(document.activeElement))).toBe(true);
+  expect(
+    await page.evaluate(() => document.querySelector('main')!.contains(document.activeElement)),
+  ).toBe(true);
 
   // The Products menu (a <details>): Enter and Space toggle it; Tab reaches its links.
   await page.goto('/');
@@ -106,9 +113,9 @@ test('skip link, Products menu, module tabs and the contact form, by keyboard al
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/products\/3$/);
   await expect(inpatient).toHaveAttribute('aria-selected', 'true');
-  expect(await page.getByRole('tab').evaluateAll((tabs) => tabs.map((tab) => tab.tabIndex))).toEqual([
-    -1, -1, -1, 0, -1, -1, -1, -1, -1,
-  ]);
+  expect(
+    await page.getByRole('tab').evaluateAll((tabs) => tabs.map((tab) => tab.tabIndex)),
+  ).toEqual([-1, -1, -1, 0, -1, -1, -1, -1, -1]);
 
   // On to the contact form through the module's "Schedule a Demo".
   await tabTo(page, page.getByRole('tabpanel').getByRole('link', { name: 'Schedule a Demo' }));
@@ -150,13 +157,19 @@ test('skip link, Products menu, module tabs and the contact form, by keyboard al
   await expect(thanks).toBeFocused();
 });
 
-test('tabbing backwards up a long page keeps focus clear of the sticky header', async ({ page }) => {
+test('tabbing backwards up a long page keeps focus clear of the sticky header', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await page.goto('/products/4');
   const footerLinks = page.getByRole('contentinfo').getByRole('link');
   await tabTo(page, footerLinks.last(), { max: 80 });
-  await tabTo(page, page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Home' }), {
-    backwards: true,
-    max: 80,
-  });
+  await tabTo(
+    page,
+    page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Home' }),
+    {
+      backwards: true,
+      max: 80,
+    },
+  );
 });

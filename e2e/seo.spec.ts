@@ -22,16 +22,37 @@ const cases: Case[] = [
   ...pageRoutes.map(({ path, title }) => ({
     path,
     canonical: path,
-    title: path === '/' ? `${site.product}: hospital information management | ${site.name}` : `${title} | ${site.name}`,
+    title:
+      path === '/'
+        ? `${site.product}: hospital information management | ${site.name}`
+        : `${title} | ${site.name}`,
     prerendered: path !== '/contact-us',
   })),
-  ...modules.map(({ link, title }) => ({ path: link, canonical: link, title: `${title} | ${site.name}`, prerendered: true })),
-  { path: '/products', canonical: '/products/0', title: `Products | ${site.name}`, prerendered: true },
-  { path: '/products/abc', canonical: '/products/0', title: `Registration | ${site.name}`, prerendered: false },
+  ...modules.map(({ link, title }) => ({
+    path: link,
+    canonical: link,
+    title: `${title} | ${site.name}`,
+    prerendered: true,
+  })),
+  {
+    path: '/products',
+    canonical: '/products/0',
+    title: `Products | ${site.name}`,
+    prerendered: true,
+  },
+  {
+    path: '/products/abc',
+    canonical: '/products/0',
+    title: `Registration | ${site.name}`,
+    prerendered: false,
+  },
 ];
 
 const meta = (page: Page, key: string) =>
-  page.locator(`head meta[property="${key}"], head meta[name="${key}"]`).first().getAttribute('content');
+  page
+    .locator(`head meta[property="${key}"], head meta[name="${key}"]`)
+    .first()
+    .getAttribute('content');
 const pathOf = (url: string | null) => (url === null ? null : new URL(url).pathname);
 
 /** The JSON-LD documents of the page, parsed. */
@@ -56,7 +77,10 @@ async function fetchImage(request: APIRequestContext, url: string) {
 }
 
 for (const { path, canonical, title, prerendered } of cases) {
-  test(`${path}: title, description, canonical ${canonical}, Open Graph and X card`, async ({ page, request }) => {
+  test(`${path}: title, description, canonical ${canonical}, Open Graph and X card`, async ({
+    page,
+    request,
+  }) => {
     expect((await page.goto(path))?.status()).toBe(200);
     await expect(page).toHaveTitle(title);
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
@@ -80,11 +104,18 @@ for (const { path, canonical, title, prerendered } of cases) {
     expect(new URL(ogImage!).origin).toBe(new URL(canonicalUrl!).origin);
     expect(await meta(page, 'og:image:alt')).toBeTruthy();
     const image = await fetchImage(request, ogImage!);
-    expect(image).toMatchObject({ status: 200, type: 'image/png', size: { width: 1200, height: 630 } });
+    expect(image).toMatchObject({
+      status: 200,
+      type: 'image/png',
+      size: { width: 1200, height: 630 },
+    });
   });
 }
 
-test('each module page shares an image of its own, named after the module', async ({ page, request }) => {
+test('each module page shares an image of its own, named after the module', async ({
+  page,
+  request,
+}) => {
   const images = new Set<string>();
   for (const { link, title } of modules) {
     await page.goto(link);
@@ -103,12 +134,28 @@ test('icons, theme colour and web app manifest', async ({ page, request }) => {
   const iconResponse = await request.get((await icon.getAttribute('href'))!);
   expect(iconResponse.status()).toBe(200);
   expect(await iconResponse.text()).toContain('<svg');
-  const apple = await fetchImage(request, new URL((await page.locator('head link[rel="apple-touch-icon"]').getAttribute('href'))!, page.url()).href);
-  expect(apple).toMatchObject({ status: 200, type: 'image/png', size: { width: 180, height: 180 } });
+  const apple = await fetchImage(
+    request,
+    new URL(
+      (await page.locator('head link[rel="apple-touch-icon"]').getAttribute('href'))!,
+      page.url(),
+    ).href,
+  );
+  expect(apple).toMatchObject({
+    status: 200,
+    type: 'image/png',
+    size: { width: 180, height: 180 },
+  });
 
-  const manifestResponse = await request.get((await page.locator('head link[rel="manifest"]').getAttribute('href'))!);
+  const manifestResponse = await request.get(
+    (await page.locator('head link[rel="manifest"]').getAttribute('href'))!,
+  );
   expect(manifestResponse.status()).toBe(200);
-  const manifest = (await manifestResponse.json()) as { name: string; theme_color: string; icons: { src: string }[] };
+  const manifest = (await manifestResponse.json()) as {
+    name: string;
+    theme_color: string;
+    icons: { src: string }[];
+  };
   expect(manifest).toMatchObject({ short_name: site.name, start_url: '/', theme_color: '#15803d' });
   for (const { src } of manifest.icons) expect((await request.get(src)).status(), src).toBe(200);
 });
@@ -117,16 +164,22 @@ test('sitemap.xml lists every canonical URL once, and each answers 200', async (
   const response = await request.get('/sitemap.xml');
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toContain('xml');
-  const locs = [...(await response.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!);
+  const locs = [...(await response.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+    (match) => match[1]!,
+  );
   expect(locs.map((loc) => new URL(loc).origin)).toEqual(locs.map(() => buildSiteOrigin));
   const paths = locs.map((loc) => new URL(loc).pathname);
   expect(paths).toEqual([...canonicalPaths]);
-  expect(paths).toEqual(expect.arrayContaining(['/', '/about-us', '/contact-us', '/products/0', '/products/8']));
+  expect(paths).toEqual(
+    expect.arrayContaining(['/', '/about-us', '/contact-us', '/products/0', '/products/8']),
+  );
   expect(paths).not.toContain('/products');
   for (const path of paths) expect((await request.get(path)).status(), path).toBe(200);
 });
 
-test('robots.txt allows the site, keeps crawlers out of the API and names the sitemap', async ({ request }) => {
+test('robots.txt allows the site, keeps crawlers out of the API and names the sitemap', async ({
+  request,
+}) => {
   const response = await request.get('/robots.txt');
   expect(response.status()).toBe(200);
   const text = await response.text();
@@ -160,13 +213,18 @@ test.describe('JSON-LD', () => {
     test(`${link} describes ${title} as a SoftwareApplication`, async ({ page }) => {
       await page.goto(link);
       const app = (await jsonLd(page)).find((doc) => doc['@type'] === 'SoftwareApplication');
-      expect(app).toMatchObject({ name: `${site.product} ${title}`, applicationCategory: 'HealthApplication' });
+      expect(app).toMatchObject({
+        name: `${site.product} ${title}`,
+        applicationCategory: 'HealthApplication',
+      });
       expect(pathOf(app!.url as string)).toBe(link);
     });
   }
 
   for (const path of [...canonicalPaths.filter((p) => p !== '/'), '/products', '/products/abc']) {
-    test(`${path}: the BreadcrumbList matches the visible trail in the served HTML`, async ({ browser }) => {
+    test(`${path}: the BreadcrumbList matches the visible trail in the served HTML`, async ({
+      browser,
+    }) => {
       // As a crawler reads the page: the HTML as served, without running the page's scripts.
       const context = await browser.newContext({ javaScriptEnabled: false });
       const page = await context.newPage();
@@ -176,7 +234,9 @@ test.describe('JSON-LD', () => {
       const items = list[0]!.itemListElement as { position: number; name: string; item: string }[];
       const visible = page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link');
       expect(items.map(({ name }) => name)).toEqual(await visible.allTextContents());
-      const hrefs = await visible.evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+      const hrefs = await visible.evaluateAll((links) =>
+        links.map((link) => link.getAttribute('href')),
+      );
       expect(items.map(({ item }) => new URL(item).pathname)).toEqual(hrefs);
       expect(items.map(({ position }) => position)).toEqual(items.map((_, index) => index + 1));
       await context.close();
@@ -184,13 +244,17 @@ test.describe('JSON-LD', () => {
   }
 });
 
-test('llms.txt summarises the product, the nine modules with their URLs, and the contact', async ({ request }) => {
+test('llms.txt summarises the product, the nine modules with their URLs, and the contact', async ({
+  request,
+}) => {
   const response = await request.get('/llms.txt');
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toBe('text/plain; charset=utf-8');
   const text = await response.text();
   expect(text.startsWith(`# ${site.name}\n\n> ${site.description}\n`)).toBe(true);
-  for (const { title, link, summary } of modules) expect(text).toContain(`- [${title}](${buildSiteOrigin}${link}): ${summary}`);
+  for (const { title, link, summary } of modules)
+    expect(text).toContain(`- [${title}](${buildSiteOrigin}${link}): ${summary}`);
   expect(text).toContain(site.email);
-  for (const [, url] of text.matchAll(/\]\(([^)]+)\)/g)) expect((await request.get(new URL(url!).pathname)).status(), url).toBe(200);
+  for (const [, url] of text.matchAll(/\]\(([^)]+)\)/g))
+    expect((await request.get(new URL(url!).pathname)).status(), url).toBe(200);
 });

@@ -8,11 +8,9 @@ export const contentType = 'image/png';
 /** The logo mark, full-bleed on its green (iOS rounds the corners itself and shows no transparency). */
 export default function AppleIcon() {
   return new ImageResponse(
-    (
-      <div style={{ width: '100%', height: '100%', display: 'flex', background: '#15803d' }}>
-        <LogoMark size={180} />
-      </div>
-    ),
+    <div style={{ width: '100%', height: '100%', display: 'flex', background: '#15803d' }}>
+      <LogoMark size={180} />
+    </div>,
     size,
   );
 }

@@ -4,7 +4,11 @@ import { renderShareImage, shareImageAlt, type ShareImageText } from '@/lib/seo/
 
 export { size, contentType } from '@/lib/seo/share-image';
 
-const text: ShareImageText = { eyebrow: site.product, title: home.hero.heading, text: site.description };
+const text: ShareImageText = {
+  eyebrow: site.product,
+  title: home.hero.heading,
+  text: site.description,
+};
 
 export const alt = shareImageAlt(text);
 

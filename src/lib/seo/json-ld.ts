@@ -10,7 +10,8 @@ export type JsonLdDocument = WithContext<Thing>;
  * (Next.js JSON-LD guide; OWASP XSS prevention, "HTML entity encoding in script data").
  */
 export function serializeJsonLd(data: JsonLdDocument): string {
-  return JSON.stringify(data).replace(/[<>&\u2028\u2029]/g, (char) =>
-    `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return JSON.stringify(data).replace(
+    /[<>&\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }

@@ -15,12 +15,15 @@ describe('buildLlmsTxt (llmstxt.org format)', () => {
 
   it('lists the nine modules in order, one line each, with their absolute URLs and summaries', () => {
     const lines = section('Modules').trim().split('\n');
-    expect(lines).toEqual(modules.map(({ id, title, summary }) => `- [${title}](${base}products/${id}): ${summary}`));
+    expect(lines).toEqual(
+      modules.map(({ id, title, summary }) => `- [${title}](${base}products/${id}): ${summary}`),
+    );
     expect(lines).toHaveLength(9);
   });
 
   it('lists every static page and the contact details', () => {
-    for (const { title, path } of pageRoutes) expect(section('Pages')).toContain(`[${title}](${new URL(path, base).href})`);
+    for (const { title, path } of pageRoutes)
+      expect(section('Pages')).toContain(`[${title}](${new URL(path, base).href})`);
     const contact = section('Contact');
     expect(contact).toContain(`(${base}contact-us)`);
     expect(contact).toContain(site.email);

@@ -13,10 +13,15 @@ export const size = { width: 1200, height: 630 };
 export const contentType = 'image/png';
 
 /** Inter 400 and 700, static WOFF from `@fontsource/inter` (ImageResponse reads no WOFF2); read once. */
-let fonts: Promise<{ name: string; data: Buffer; weight: 400 | 700; style: 'normal' }[]> | undefined;
+let fonts:
+  Promise<{ name: string; data: Buffer; weight: 400 | 700; style: 'normal' }[]> | undefined;
 function loadFonts() {
   const file = (weight: 400 | 700) =>
-    join(process.cwd(), 'node_modules/@fontsource/inter/files', `inter-latin-${weight}-normal.woff`);
+    join(
+      process.cwd(),
+      'node_modules/@fontsource/inter/files',
+      `inter-latin-${weight}-normal.woff`,
+    );
   fonts ??= Promise.all(
     ([400, 700] as const).map(async (weight) => ({
       name: 'Inter',
@@ -39,7 +44,8 @@ export type ShareImageText = {
 };
 
 /** Alt text of a share image: its title and eyebrow, e.g. "Laboratory: Nirmaya HIMS module". */
-export const shareImageAlt = ({ eyebrow, title }: Pick<ShareImageText, 'eyebrow' | 'title'>) => `${title}: ${eyebrow}`;
+export const shareImageAlt = ({ eyebrow, title }: Pick<ShareImageText, 'eyebrow' | 'title'>) =>
+  `${title}: ${eyebrow}`;
 
 /**
  * Renders the Open Graph / X share image of a page (PNG, {@link size}) in the site's look: the
@@ -48,40 +54,67 @@ export const shareImageAlt = ({ eyebrow, title }: Pick<ShareImageText, 'eyebrow'
  *
  * @throws Error when the Inter font files are missing from `node_modules`.
  */
-export async function renderShareImage({ eyebrow, title, text }: ShareImageText): Promise<ImageResponse> {
+export async function renderShareImage({
+  eyebrow,
+  title,
+  text,
+}: ShareImageText): Promise<ImageResponse> {
   return new ImageResponse(
-    (
-      <div
-        style={{
-          width: '100%',
-          height: '100%',
-          display: 'flex',
-          flexDirection: 'column',
-          justifyContent: 'space-between',
-          background: '#f3f7f5',
-          borderBottom: '16px solid #15803d',
-          padding: '64px 80px 56px',
-          fontFamily: 'Inter',
-          color: '#0f172a',
-        }}
-      >
-        <div style={{ display: 'flex', alignItems: 'center', gap: 20 }}>
-          <LogoMark size={64} />
-          <span style={{ fontSize: 36, fontWeight: 700, letterSpacing: '-0.02em' }}>{site.name}</span>
-        </div>
-        <div style={{ display: 'flex', flexDirection: 'column' }}>
-          <span style={{ fontSize: 28, fontWeight: 700, color: '#166534', textTransform: 'uppercase', letterSpacing: '0.04em' }}>
-            {eyebrow}
-          </span>
-          <span style={{ marginTop: 12, fontSize: 76, fontWeight: 700, lineHeight: 1.1, letterSpacing: '-0.03em' }}>
-            {title}
-          </span>
-          <span style={{ marginTop: 24, fontSize: 30, lineHeight: 1.4, color: '#334155', maxWidth: 1000, lineClamp: 3 }}>
-            {text}
-          </span>
-        </div>
+    <div
+      style={{
+        width: '100%',
+        height: '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'space-between',
+        background: '#f3f7f5',
+        borderBottom: '16px solid #15803d',
+        padding: '64px 80px 56px',
+        fontFamily: 'Inter',
+        color: '#0f172a',
+      }}
+    >
+      <div style={{ display: 'flex', alignItems: 'center', gap: 20 }}>
+        <LogoMark size={64} />
+        <span style={{ fontSize: 36, fontWeight: 700, letterSpacing: '-0.02em' }}>{site.name}</span>
       </div>
-    ),
+      <div style={{ display: 'flex', flexDirection: 'column' }}>
+        <span
+          style={{
+            fontSize: 28,
+            fontWeight: 700,
+            color: '#166534',
+            textTransform: 'uppercase',
+            letterSpacing: '0.04em',
+          }}
+        >
+          {eyebrow}
+        </span>
+        <span
+          style={{
+            marginTop: 12,
+            fontSize: 76,
+            fontWeight: 700,
+            lineHeight: 1.1,
+            letterSpacing: '-0.03em',
+          }}
+        >
+          {title}
+        </span>
+        <span
+          style={{
+            marginTop: 24,
+            fontSize: 30,
+            lineHeight: 1.4,
+            color: '#334155',
+            maxWidth: 1000,
+            lineClamp: 3,
+          }}
+        >
+          {text}
+        </span>
+      </div>
+    </div>,
     { ...size, fonts: await loadFonts() },
   );
 }
@@ -106,7 +139,10 @@ export const MODULE_IMAGE_ID = 'card';
  * without a share image of their own (`/products`).
  */
 export function moduleShareImage(entry: Pick<Module, 'link' | 'title' | 'summary'>) {
-  return { url: `${entry.link}/opengraph-image/${MODULE_IMAGE_ID}`, alt: shareImageAlt(moduleShareText(entry)) };
+  return {
+    url: `${entry.link}/opengraph-image/${MODULE_IMAGE_ID}`,
+    alt: shareImageAlt(moduleShareText(entry)),
+  };
 }
 
 /**

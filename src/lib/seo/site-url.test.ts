@@ -13,9 +13,12 @@ describe('siteUrl', () => {
     expect(siteUrl(value).href).toBe(expected);
   });
 
-  it.each(['nirmaya.example', 'ftp://nirmaya.example', 'javascript:alert(1)'])('rejects %s', (value) => {
-    expect(() => siteUrl(value)).toThrow(/SITE_URL/);
-  });
+  it.each(['nirmaya.example', 'ftp://nirmaya.example', 'javascript:alert(1)'])(
+    'rejects %s',
+    (value) => {
+      expect(() => siteUrl(value)).toThrow(/SITE_URL/);
+    },
+  );
 });
 
 describe('resolveSitePath', () => {

@@ -8,19 +8,22 @@ import { breadcrumbJsonLd, organizationJsonLd, softwareApplicationJsonLd } from 
 const base = 'https://www.nirmaya.example/';
 
 /** The document as a crawler reads it: serialised, then parsed. */
-const read = <T = Record<string, unknown>>(document: JsonLdDocument) => JSON.parse(serializeJsonLd(document)) as T;
+const read = <T = Record<string, unknown>>(document: JsonLdDocument) =>
+  JSON.parse(serializeJsonLd(document)) as T;
 
 describe('breadcrumbJsonLd', () => {
   it.each(['/about-us', '/products/3', '/products/0', '/terms-conditions'])(
     'lists the visible trail of %s with absolute URLs',
     (path) => {
       const trail = buildBreadcrumbs(path);
-      const { itemListElement: items } = read<{ itemListElement: { position: number; name: string; item: string }[] }>(
-        breadcrumbJsonLd(trail, base),
-      );
+      const { itemListElement: items } = read<{
+        itemListElement: { position: number; name: string; item: string }[];
+      }>(breadcrumbJsonLd(trail, base));
       expect(items.map(({ name }) => name)).toEqual(trail.map(({ label }) => label));
       expect(items.map(({ position }) => position)).toEqual(trail.map((_, index) => index + 1));
-      expect(items.map(({ item }) => item)).toEqual(trail.map(({ href }) => new URL(href, base).href));
+      expect(items.map(({ item }) => item)).toEqual(
+        trail.map(({ href }) => new URL(href, base).href),
+      );
     },
   );
 });

@@ -47,7 +47,10 @@ export function organizationJsonLd(base: string | URL): WithContext<Organization
  * @param entry The module from the registry.
  * @param base The site URL (`SITE_URL`).
  */
-export function softwareApplicationJsonLd(entry: Module, base: string | URL): WithContext<SoftwareApplication> {
+export function softwareApplicationJsonLd(
+  entry: Module,
+  base: string | URL,
+): WithContext<SoftwareApplication> {
   return {
     '@context': 'https://schema.org',
     '@type': 'SoftwareApplication',
@@ -70,7 +73,10 @@ export function softwareApplicationJsonLd(entry: Module, base: string | URL): Wi
  * @param trail The full (uncollapsed) trail.
  * @param base The site URL (`SITE_URL`).
  */
-export function breadcrumbJsonLd(trail: readonly Crumb[], base: string | URL): WithContext<BreadcrumbList> {
+export function breadcrumbJsonLd(
+  trail: readonly Crumb[],
+  base: string | URL,
+): WithContext<BreadcrumbList> {
   return {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',

@@ -21,7 +21,9 @@ const moduleOf = (id: string) => {
 /** One share image per module page, its alt text naming the module. */
 export async function generateImageMetadata({ params }: { params: { id: string } }) {
   const entry = moduleOf(params.id);
-  return entry ? [{ id: MODULE_IMAGE_ID, alt: shareImageAlt(moduleShareText(entry)), size, contentType }] : [];
+  return entry
+    ? [{ id: MODULE_IMAGE_ID, alt: shareImageAlt(moduleShareText(entry)), size, contentType }]
+    : [];
 }
 
 /** Share image of `/products/{id}`: the module's name and summary (Open Graph and X card). */
