@@ -1,6 +1,7 @@
 import type { MDXComponents } from 'mdx/types';
 import Link from 'next/link';
-import { addressLines, emailHref, site } from '@/content/site';
+import { PostalAddress } from '@/components/ui/postal-address';
+import { emailHref, site } from '@/content/site';
 import { cn } from '@/lib/utils';
 
 /** Link style of running text: the accent green (AA on white), always underlined. */
@@ -32,17 +33,9 @@ export function EmailLink() {
   return <MdxLink href={emailHref}>{site.email}</MdxLink>;
 }
 
-/** The provider's postal address (from `src/content/site.ts`), one line each. */
-export function PostalAddress() {
-  return (
-    <address className="mt-2 border-l-4 border-brand-200 pl-2 text-slate-700 not-italic">
-      {addressLines.map((line) => (
-        <span key={line} className="block">
-          {line}
-        </span>
-      ))}
-    </address>
-  );
+/** The provider's postal address (from `src/content/site.ts`), set off from the text. */
+export function LegalPostalAddress() {
+  return <PostalAddress className="mt-2 border-l-4 border-brand-200 pl-2 text-slate-700" />;
 }
 
 const months = [
@@ -152,7 +145,7 @@ export function useMDXComponents(components: MDXComponents): MDXComponents {
       <td className={cn('border-b border-slate-200 p-1 align-top', className)} {...props} />
     ),
     EmailLink,
-    PostalAddress,
+    PostalAddress: LegalPostalAddress,
     LastUpdated,
     ...components,
   };

@@ -1,5 +1,6 @@
 import { Mail, MapPin, Phone } from 'lucide-react';
-import { addressLines, emailHref, phoneHref, site } from '@/content/site';
+import { PostalAddress } from '@/components/ui/postal-address';
+import { emailHref, phoneHref, site } from '@/content/site';
 
 /** The office address, phone and e-mail (spec §2, Contact Us), from src/content/site.ts. */
 export function ContactDetails() {
@@ -14,13 +15,7 @@ export function ContactDetails() {
           <MapPin aria-hidden="true" className="mt-0.5 size-3 shrink-0 text-brand-700" />
           <div>
             <h3 className="text-sm font-semibold tracking-wide text-muted uppercase">Office</h3>
-            <address className="not-italic">
-              {addressLines.map((line) => (
-                <span key={line} className="block">
-                  {line}
-                </span>
-              ))}
-            </address>
+            <PostalAddress />
           </div>
         </li>
         <li className="flex gap-1.5">

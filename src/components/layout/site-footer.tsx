@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { Mail, MapPin, Phone } from 'lucide-react';
 import { footerLinks } from '@/content/navigation';
-import { addressLines, emailHref, phoneHref, site } from '@/content/site';
+import { PostalAddress } from '@/components/ui/postal-address';
+import { emailHref, phoneHref, site } from '@/content/site';
 import { CurrentYear } from './current-year';
 import { Logo } from './logo';
 import { SocialLinks } from './social-links';
@@ -49,13 +50,7 @@ export function SiteFooter() {
           <ul className="mt-1.5 space-y-1.5 text-[0.9375rem] text-slate-700">
             <li className="flex gap-1">
               <MapPin aria-hidden="true" className="mt-0.5 size-2.5 shrink-0 text-brand-700" />
-              <address className="not-italic">
-                {addressLines.map((line) => (
-                  <span key={line} className="block">
-                    {line}
-                  </span>
-                ))}
-              </address>
+              <PostalAddress />
             </li>
             <li className="flex gap-1">
               <Phone aria-hidden="true" className="mt-0.5 size-2.5 shrink-0 text-brand-700" />
