@@ -7,6 +7,9 @@ import { isHttps, STRICT_TRANSPORT_SECURITY } from '@/lib/security/transport';
 /** A path with no route: Next.js answers it with the prerendered 404 page. */
 const NOT_FOUND_PATH = '/_not-found';
 
+/** `next dev` renders every page on request (and needs `eval`); it never serves the build's HTML. */
+const development = process.env.NODE_ENV === 'development';
+
 /**
  * Sets the Content-Security-Policy (and HSTS over HTTPS) on every response but hashed build files.
  * - Prerendered pages stay static: their policy lists the SHA-256 of each inline script of the HTML
@@ -19,35 +22,33 @@ const NOT_FOUND_PATH = '/_not-found';
  */
 export function proxy(request: NextRequest): NextResponse {
   const https = isHttps(request);
-  const { pathname } = request.nextUrl;
+  return (!development && servePrerendered(request, https)) || renderWithNonce(request, https);
+}
 
+/** The response for a path served from prerendered HTML, or `null` when there is none. */
+function servePrerendered(request: NextRequest, https: boolean): NextResponse | null {
+  const { pathname } = request.nextUrl;
   const hashes = prerenderedScriptHashes(pathname);
-  if (hashes)
-    return staticPage(
-      NextResponse.next(),
-      contentSecurityPolicy({ scriptHashes: hashes, https }),
-      https,
-    );
+  if (hashes) return staticPage(NextResponse.next(), hashes, https);
 
   const alias = productAlias(pathname);
-  const aliasPath = alias && (alias.kind === 'module' ? alias.path : NOT_FOUND_PATH);
+  if (!alias) return null;
+  const path = alias.kind === 'module' ? alias.path : NOT_FOUND_PATH;
   const aliasHashes =
-    aliasPath &&
-    (alias?.kind === 'module' ? prerenderedScriptHashes(aliasPath) : notFoundScriptHashes());
-  if (aliasPath && aliasHashes) {
-    const target = request.nextUrl.clone();
-    target.pathname = aliasPath;
-    return staticPage(
-      NextResponse.rewrite(target),
-      contentSecurityPolicy({ scriptHashes: aliasHashes, https }),
-      https,
-    );
-  }
+    alias.kind === 'module' ? prerenderedScriptHashes(path) : notFoundScriptHashes();
+  if (!aliasHashes) return null;
+  const target = request.nextUrl.clone();
+  target.pathname = path;
+  return staticPage(NextResponse.rewrite(target), aliasHashes, https);
+}
 
+/** Passes a fresh nonce to Next.js (in the request's CSP header) and to the browser. */
+function renderWithNonce(request: NextRequest, https: boolean): NextResponse {
   const policy = contentSecurityPolicy({
     nonce: createNonce(),
     scriptHashes: notFoundScriptHashes(),
     https,
+    development,
   });
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);
@@ -58,9 +59,9 @@ export function proxy(request: NextRequest): NextResponse {
  * A prerendered page: browsers and shared caches may keep it but must revalidate it (ETag, 304) on
  * each use, so a deploy is seen at once and the HTML never outlives the policy that matches it.
  */
-function staticPage(response: NextResponse, policy: string, https: boolean): NextResponse {
+function staticPage(response: NextResponse, hashes: string[], https: boolean): NextResponse {
   response.headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
-  return withHeaders(response, policy, https);
+  return withHeaders(response, contentSecurityPolicy({ scriptHashes: hashes, https }), https);
 }
 
 function withHeaders(response: NextResponse, policy: string, https: boolean): NextResponse {
@@ -70,6 +71,6 @@ function withHeaders(response: NextResponse, policy: string, https: boolean): Ne
 }
 
 export const config = {
-  // Hashed build assets need no policy: skipping them keeps the proxy off their path.
-  matcher: ['/((?!_next/static|_next/image).*)'],
+  // Next.js internals (hashed build assets, image optimizer, dev HMR socket) need no policy.
+  matcher: ['/((?!_next/).*)'],
 };

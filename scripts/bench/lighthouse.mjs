@@ -86,12 +86,13 @@ export function median(values) {
 
 /**
  * `runs` Lighthouse runs of `url`, one after the other; the median of each value, the failed
- * audits of any run, and the errors of runs that did not complete.
+ * audits of any run, and the errors of runs that did not complete (retried).
  */
 export async function lighthouseMedian(url, runs) {
   const results = [];
   const errors = [];
-  for (let i = 0; i < runs; i += 1) {
+  // A run that fails (Chromium occasionally loses the trace: NO_NAVSTART) is retried, twice at most.
+  for (let attempt = 0; results.length < runs && attempt < runs + 2; attempt += 1) {
     try {
       results.push(await lighthouseRun(url));
     } catch (error) {

@@ -53,3 +53,10 @@ describe('createNonce', () => {
     for (const nonce of nonces) expect(Buffer.from(nonce, 'base64')).toHaveLength(16);
   });
 });
+
+describe('contentSecurityPolicy in development', () => {
+  it('allows eval only for next dev', () => {
+    expect(contentSecurityPolicy({ development: true })).toContain("'unsafe-eval'");
+    expect(contentSecurityPolicy({ development: false })).not.toContain("'unsafe-eval'");
+  });
+});

@@ -6,6 +6,8 @@ export type PolicyInput = {
   nonce?: string;
   /** Served over HTTPS: also ask the browser to upgrade any stray `http:` subresource. */
   https?: boolean;
+  /** `next dev` only: React's development build uses `eval` for its debugging aids. */
+  development?: boolean;
 };
 
 /**
@@ -17,8 +19,14 @@ export function contentSecurityPolicy({
   scriptHashes = [],
   nonce,
   https = false,
+  development = false,
 }: PolicyInput): string {
-  const scriptSources = ["'self'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...scriptHashes];
+  const scriptSources = [
+    "'self'",
+    ...(nonce ? [`'nonce-${nonce}'`] : []),
+    ...scriptHashes,
+    ...(development ? ["'unsafe-eval'"] : []),
+  ];
   const directives = [
     "default-src 'self'",
     `script-src ${scriptSources.join(' ')}`,
