@@ -1,6 +1,7 @@
 import { test as base, expect } from '@playwright/test';
 
-export { expect };
+// Everything else (`expect`, types such as `Page`) is Playwright's own; `test` below replaces its.
+export * from '@playwright/test';
 
 declare global {
   interface Window {
@@ -11,8 +12,8 @@ declare global {
 /**
  * Playwright's `test` with one addition: every page of the test's browser context reports
  * Content-Security-Policy violations (the `securitypolicyviolation` event, and Chromium's console
- * error for cases without one), and the test fails if there was any. Specs import `test` and
- * `expect` from here instead of `@playwright/test`.
+ * error for cases without one), and the test fails if there was any. Specs import from here
+ * instead of `@playwright/test`.
  */
 export const test = base.extend({
   context: async ({ context }, use) => {
