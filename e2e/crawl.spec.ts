@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 /**
  * Every internal link resolves: starting from `/`, visit each same-origin page the site links to

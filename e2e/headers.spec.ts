@@ -1,4 +1,4 @@
-import { expect, test, type APIResponse } from '@playwright/test';
+import { expect, test, type APIResponse } from './fixtures';
 import { scriptHash } from '../src/lib/security/inline-scripts';
 import { pages } from './routes';
 

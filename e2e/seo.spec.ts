@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { modules } from '../src/content/modules';
 import { canonicalPaths, pageRoutes } from '../src/content/routes';
 import { site } from '../src/content/site';
