@@ -1,6 +1,10 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { contentSecurityPolicy, createNonce } from '@/lib/security/csp';
-import { notFoundScriptHashes, prerenderedScriptHashes } from '@/lib/security/prerendered-hashes';
+import {
+  hasPrerenderedOutput,
+  notFoundScriptHashes,
+  prerenderedScriptHashes,
+} from '@/lib/security/prerendered-hashes';
 import { productAlias } from '@/lib/security/product-alias';
 import { isHttps, STRICT_TRANSPORT_SECURITY } from '@/lib/security/transport';
 
@@ -31,7 +35,8 @@ function servePrerendered(request: NextRequest, https: boolean): NextResponse | 
   const hashes = prerenderedScriptHashes(pathname);
   if (hashes) return staticPage(NextResponse.next(), hashes, https);
 
-  const alias = productAlias(pathname);
+  // A file route (e.g. /products/opengraph-image) is itself, not another spelling of a module.
+  const alias = hasPrerenderedOutput(pathname) ? null : productAlias(pathname);
   if (!alias) return null;
   const path = alias.kind === 'module' ? alias.path : NOT_FOUND_PATH;
   const aliasHashes =

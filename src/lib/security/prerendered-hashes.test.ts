@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scriptHash } from './inline-scripts';
 import {
+  hasPrerenderedOutput,
   notFoundScriptHashes,
   prerenderedFile,
   prerenderedScriptHashes,
@@ -22,6 +23,9 @@ beforeAll(() => {
     '<script src="/x.js"></script><script>four()</script>',
   );
   writeFileSync(path.join(app, '_not-found.html'), '<script>missing()</script>');
+  writeFileSync(path.join(app, 'products', 'opengraph-image.body'), 'PNG');
+  writeFileSync(path.join(app, 'products', 'opengraph-image.meta'), '{}');
+  writeFileSync(path.join(app, 'products', '4.meta'), '{}');
   vi.spyOn(process, 'cwd').mockReturnValue(root);
   vi.stubEnv('NEXT_DIST_DIR', '.next-test');
 });
@@ -69,6 +73,13 @@ describe('prerenderedScriptHashes', () => {
     expect(prerenderedScriptHashes('/about-us')).toEqual([scriptHash('a()')]);
     writeFileSync(file, '<script>changed()</script>');
     expect(prerenderedScriptHashes('/about-us')).toEqual([scriptHash('changed()')]);
+  });
+
+  it('tells file routes and pages from paths without build output', () => {
+    expect(hasPrerenderedOutput('/products/opengraph-image')).toBe(true);
+    expect(hasPrerenderedOutput('/products/4')).toBe(true);
+    expect(hasPrerenderedOutput('/products/abc')).toBe(false);
+    expect(prerenderedScriptHashes('/products/opengraph-image')).toBeNull();
   });
 
   it('knows the static 404 page', () => {

@@ -40,6 +40,20 @@ export function prerenderedScriptHashes(pathname: string): string[] | null {
   return file ? hashesOfFile(file) : null;
 }
 
+/**
+ * Whether `next build` wrote any output for `pathname`: an HTML page or a file route such as an
+ * Open Graph image (`.meta` beside it). Such a path has a route of its own and is never aliased.
+ */
+export function hasPrerenderedOutput(pathname: string): boolean {
+  const file = prerenderedFile(pathname);
+  if (!file) return false;
+  try {
+    return statSync(file.replace(/\.html$/, '.meta')).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Hashes of the static 404 page, which Next.js serves for any path it has no route for. */
 export function notFoundScriptHashes(): string[] {
   return hashesOfFile(path.join(appDir(), '_not-found.html')) ?? [];
