@@ -1,19 +1,25 @@
 // Builds a Next.js app into its own dist dir and runs `next start` for the benchmark.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Runs `next build` in `cwd` with `env` (e.g. NEXT_DIST_DIR); throws when it fails.
+ * Runs `next build` in `cwd` with `env` (e.g. NEXT_DIST_DIR); throws when it fails. `next build`
+ * adds the dist dir's type folders to `tsconfig.json`; the file is put back as it was, so a
+ * benchmark leaves the work tree clean.
  * @param {string} cwd
  * @param {Record<string, string>} env
  */
 export function buildNext(cwd, env) {
   const next = path.join(cwd, 'node_modules', 'next', 'dist', 'bin', 'next');
+  const tsconfig = path.join(cwd, 'tsconfig.json');
+  const original = existsSync(tsconfig) ? readFileSync(tsconfig, 'utf8') : null;
   const { status } = spawnSync(process.execPath, [next, 'build'], {
     cwd,
     env: { ...process.env, ...env },
     stdio: 'inherit',
   });
+  if (original !== null) writeFileSync(tsconfig, original);
   if (status !== 0) throw new Error(`next build failed in ${cwd} (exit ${status})`);
 }
 
