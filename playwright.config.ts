@@ -1,22 +1,11 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROME_FLAGS, CHROME_PATH } from './scripts/chromium.mjs';
 
 /** Port of the production server the browser tests start (`next start`). */
 const port = Number(process.env.E2E_PORT ?? 3100);
 
 /** Debian's Chromium with the launch flags that work on this machine (DEVELOPERS.md). */
-const chromium = {
-  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless=new',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-};
+const chromium = { executablePath: CHROME_PATH, args: CHROME_FLAGS };
 
 export default defineConfig({
   testDir: './e2e',

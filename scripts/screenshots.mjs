@@ -3,6 +3,7 @@
 // (defaults: http://127.0.0.1:3000, ./screenshots, every route). The server must be running.
 import { mkdir } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
+import { CHROME_FLAGS, CHROME_PATH } from './chromium.mjs';
 
 const [baseURL = 'http://127.0.0.1:3000', outDir = 'screenshots', ...only] = process.argv.slice(2);
 const routes = only.length
@@ -12,8 +13,8 @@ const widths = [375, 768, 1280];
 
 await mkdir(outDir, { recursive: true });
 const browser = await chromium.launch({
-  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  executablePath: CHROME_PATH,
+  args: CHROME_FLAGS,
 });
 for (const width of widths) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });

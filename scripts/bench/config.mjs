@@ -38,17 +38,7 @@ export const BUDGETS = {
 export const PORT = Number(process.env.BENCH_PORT ?? 3130);
 export const EMPTY_PORT = PORT + 1;
 
-export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-export const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export { CHROME_FLAGS, CHROME_PATH } from '../chromium.mjs';
 
 /** A Lighthouse run that takes longer than this is abandoned (its Chromium killed) and fails. */
 export const LIGHTHOUSE_TIMEOUT_MS = 120_000;
