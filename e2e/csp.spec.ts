@@ -1,32 +1,32 @@
-import { expect, test } from './fixtures';
+import { expect, test, type Page } from './fixtures';
 import { pages } from './routes';
 
 /** The policy in a real browser: the site's own scripts run, anything injected does not. */
 
+/** Waits until React has hydrated the page (the header's client components attach its root). */
+async function expectHydrated(page: Page, path: string) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))),
+      {
+        message: path,
+      },
+    )
+    .toBe(true);
+}
+
 test('every page hydrates under its policy', async ({ page }) => {
   for (const { path } of [...pages, { path: '/products/abc' }, { path: '/products/03' }]) {
     await page.goto(path);
-    // The Products menu and mobile menu are client components; React attaches its root to them.
-    await expect
-      .poll(
-        () =>
-          page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))),
-        { message: path },
-      )
-      .toBe(true);
+    await expectHydrated(page, path);
   }
 });
 
 test('a 404 page hydrates under its policy', async ({ page }) => {
   for (const path of ['/no/such/page', '/products/9']) {
     expect((await page.goto(path))?.status()).toBe(404);
-    await expect
-      .poll(
-        () =>
-          page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))),
-        { message: path },
-      )
-      .toBe(true);
+    await expectHydrated(page, path);
   }
 });
 

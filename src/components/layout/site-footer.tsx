@@ -1,15 +1,21 @@
 import Link from 'next/link';
-import { Mail, MapPin, Phone } from 'lucide-react';
+import { MapPin } from 'lucide-react';
 import { footerLinks } from '@/content/navigation';
 import { PostalAddress } from '@/components/ui/postal-address';
-import { emailHref, phoneHref, site } from '@/content/site';
+import { contactChannels, site } from '@/content/site';
 import { CurrentYear } from './current-year';
 import { Logo } from './logo';
 import { SocialLinks } from './social-links';
 
 const linkClass = 'text-slate-700 underline-offset-4 hover:text-brand-800 hover:underline';
 
-function LinkGroup({ title, links }: { title: string; links: readonly { title: string; href: string }[] }) {
+function LinkGroup({
+  title,
+  links,
+}: {
+  title: string;
+  links: readonly { title: string; href: string }[];
+}) {
   return (
     <div>
       <h2 className="text-sm font-semibold tracking-wide text-ink uppercase">{title}</h2>
@@ -52,24 +58,21 @@ export function SiteFooter() {
               <MapPin aria-hidden="true" className="mt-0.5 size-2.5 shrink-0 text-brand-700" />
               <PostalAddress />
             </li>
-            <li className="flex gap-1">
-              <Phone aria-hidden="true" className="mt-0.5 size-2.5 shrink-0 text-brand-700" />
-              <a href={phoneHref} className={linkClass}>
-                {site.phone}
-              </a>
-            </li>
-            <li className="flex gap-1">
-              <Mail aria-hidden="true" className="mt-0.5 size-2.5 shrink-0 text-brand-700" />
-              <a href={emailHref} className={linkClass}>
-                {site.email}
-              </a>
-            </li>
+            {contactChannels.map(({ label, href, text, icon: Icon }) => (
+              <li key={label} className="flex gap-1">
+                <Icon aria-hidden="true" className="mt-0.5 size-2.5 shrink-0 text-brand-700" />
+                <a href={href} className={linkClass}>
+                  {text}
+                </a>
+              </li>
+            ))}
           </ul>
         </div>
       </div>
       <div className="border-t border-slate-200">
         <p className="mx-auto max-w-page px-2 py-2 text-sm text-slate-700 sm:px-3">
-          © <CurrentYear renderedYear={new Date().getFullYear()} /> {site.name}. All rights reserved.
+          © <CurrentYear renderedYear={new Date().getFullYear()} /> {site.name}. All rights
+          reserved.
         </p>
       </div>
     </footer>
