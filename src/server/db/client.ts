@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import lockfile from 'proper-lockfile';
 import { Pool } from 'pg';
+import { errorFacts, log } from '../log';
 import { schema } from './schema';
 
 /** A Drizzle database over either driver; queries are written once against this type. */
@@ -56,6 +57,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 
 async function openPostgres(url: string, migrationsFolder: string, max: number): Promise<Database> {
   const pool = new Pool({ connectionString: url, max });
+  // An idle connection dropped by the server (restart, failover, terminated backend) emits 'error'
+  // on the pool; unhandled, it would crash the process. The pool replaces the client by itself.
+  pool.on('error', (error) => log.warn({ event: 'database.idle_client_error', error: errorFacts(error) }));
   const db = drizzlePg({ client: pool, schema });
   await pool.query('SELECT 1');
   return {
