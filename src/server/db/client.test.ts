@@ -25,6 +25,6 @@ describe.skipIf(postgres.skipReason)(backendTitle('a dropped idle connection', p
     expect(rowCount).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const result = await database.db.execute(sql`SELECT 1 AS one`);
-    expect(result.rows[0]).toEqual({ one: 1 });
+    expect((result as { rows: unknown[] }).rows[0]).toEqual({ one: 1 });
   });
 });
