@@ -9,12 +9,15 @@ import { site } from '@/content/site';
 import { siteUrl } from '@/lib/seo/site-url';
 import './globals.css';
 
-/** Inter, self-hosted from @fontsource-variable/inter (latin subset, variable weight). */
+/**
+ * Inter, self-hosted and preloaded: @fontsource-variable/inter's latin file cut to weights 400-700
+ * and the characters the site writes (21 KB instead of 48 KB; made by scripts/subset-font.sh).
+ */
 const inter = localFont({
-  src: '../../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2',
+  src: './fonts/inter-wght-400-700.woff2',
   variable: '--font-inter',
   display: 'swap',
-  weight: '100 900',
+  weight: '400 700',
 });
 
 // Pages are fully static (no `revalidate`): src/proxy.ts allows each page's inline scripts by their

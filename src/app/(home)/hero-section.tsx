@@ -1,6 +1,6 @@
-import Image from 'next/image';
 import { Check } from 'lucide-react';
 import { CtaLink } from '@/components/ui/cta';
+import { Illustration } from '@/components/ui/illustration';
 import { demoHref } from '@/content/navigation';
 import { home } from '@/content/home';
 
@@ -36,13 +36,12 @@ export function HeroSection() {
             ))}
           </ul>
         </div>
-        <Image
+        <Illustration
           src="/illustrations/hero.svg"
           alt={home.hero.imageAlt}
           width={640}
           height={480}
-          loading="eager"
-          fetchPriority="high"
+          priority
           className="mx-auto h-auto w-full max-w-[40rem]"
         />
       </div>

@@ -1,4 +1,4 @@
-import Image from 'next/image';
+import { Illustration } from '@/components/ui/illustration';
 import { Reveal } from '@/components/ui/reveal';
 import { Section, SectionHeading } from '@/components/ui/section';
 import type { Offering } from '@/content/offerings';
@@ -26,7 +26,7 @@ export function WhatWeDoSection({ offerings, lead }: { offerings: readonly Offer
             <li key={offering.id}>
               <Reveal className="h-full">
                 <article className="flex h-full flex-col overflow-hidden rounded border border-slate-200 bg-white shadow-sm">
-                  <Image
+                  <Illustration
                     src={offering.image.src}
                     alt=""
                     width={offering.image.width}

@@ -5,7 +5,6 @@ import { useActionState, useEffect, useRef } from 'react';
 import { CtaButton } from '@/components/ui/cta';
 import { contactFields, formTokenField, honeypotField, type ContactField } from '@/lib/contact-fields';
 import type { ContactFormState } from '@/lib/contact-schema';
-import { cn } from '@/lib/utils';
 import { sendEnquiry } from './actions';
 import { Confirmation } from './confirmation';
 import { FormField } from './form-field';
@@ -61,11 +60,11 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
     <div>
       <p
         role="status"
-        className={cn(
+        className={
           state.status === 'invalid'
             ? 'mb-2 rounded border border-red-700 bg-red-50 px-2 py-1.5 font-medium text-red-800'
-            : 'sr-only',
-        )}
+            : 'sr-only'
+        }
       >
         {state.status === 'accepted' && `${state.message} Your reference number is ${state.reference}.`}
         {state.status === 'invalid' && state.message}

@@ -1,4 +1,4 @@
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 import { contactLabels, contactLimits, type ContactField } from '@/lib/contact-fields';
 
 /** Shared look of inputs and the textarea: AA borders, visible focus, red when invalid. */
@@ -48,7 +48,7 @@ export function FormField(props: FormFieldProps) {
         )}
       </label>
       {props.multiline ? (
-        <textarea {...shared} rows={props.rows} className={cn(controlClass, 'min-h-20 resize-y')} />
+        <textarea {...shared} rows={props.rows} className={clsx(controlClass, 'min-h-20 resize-y')} />
       ) : (
         <input {...shared} type={props.type ?? 'text'} autoComplete={props.autoComplete} />
       )}

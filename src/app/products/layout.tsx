@@ -1,4 +1,4 @@
-import Image from 'next/image';
+import { Illustration } from '@/components/ui/illustration';
 import { site } from '@/content/site';
 import { products } from '@/content/products';
 import { ProductTabs } from './product-tabs';
@@ -11,12 +11,11 @@ export default function ProductsLayout({ children }: { children: React.ReactNode
   return (
     <>
       <section aria-labelledby="products-heading" className="relative overflow-hidden bg-surface">
-        <Image
+        <Illustration
           src="/illustrations/product-banner.svg"
           alt=""
           width={1200}
           height={320}
-          loading="eager"
           className="absolute inset-0 hidden h-full w-full object-cover object-right lg:block"
         />
         <div className="relative mx-auto max-w-page px-2 py-5 sm:px-3 md:py-7">

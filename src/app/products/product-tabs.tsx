@@ -10,7 +10,7 @@ import {
   productTabId,
   VERTICAL_TABS_MIN_WIDTH,
 } from '@/lib/product-tab';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 
 const query = `(min-width: ${VERTICAL_TABS_MIN_WIDTH}px)`;
 const subscribe = (onChange: () => void) => {
@@ -68,7 +68,7 @@ export function ProductTabs() {
             aria-selected={active}
             aria-controls={PRODUCT_PANEL_ID}
             tabIndex={active ? 0 : -1}
-            className={cn(
+            className={clsx(
               'shrink-0 snap-start border-b-2 px-1.5 py-1 font-medium whitespace-nowrap transition-colors tabs:-ml-px tabs:border-b-0 tabs:border-l-2 tabs:py-1 tabs:whitespace-normal',
               active
                 ? 'border-brand-700 text-brand-800 tabs:bg-brand-50'

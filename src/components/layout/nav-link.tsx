@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 
 /** True when `href` is the current page or a section containing it (Home only matches `/`). */
 export function isActivePath(pathname: string, href: string): boolean {
@@ -17,7 +17,7 @@ export function NavLink({ href, className, ...props }: React.ComponentProps<type
     <Link
       href={href}
       aria-current={active ? 'page' : undefined}
-      className={cn(className, active && 'text-brand-800')}
+      className={clsx(className, active && 'text-brand-800')}
       {...props}
     />
   );

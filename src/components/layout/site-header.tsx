@@ -11,7 +11,7 @@ import { ProductsMenu } from './products-menu';
  */
 export function SiteHeader() {
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">
       <div className="relative mx-auto flex h-8 max-w-page items-center justify-between gap-2 px-2 sm:px-3">
         <Logo />
         <nav aria-label="Main" className="hidden md:block">
@@ -30,7 +30,7 @@ export function SiteHeader() {
           </ul>
         </nav>
         <div className="flex items-center gap-1">
-          <CtaLink href={demoHref} size="sm" className="hidden sm:inline-flex">
+          <CtaLink href={demoHref} size="sm" className="max-sm:hidden">
             Schedule a Demo
           </CtaLink>
           <MobileMenu />

@@ -1,10 +1,11 @@
 import Link from 'next/link';
 import { cva, type VariantProps } from 'class-variance-authority';
-import { cn } from '@/lib/utils';
 
 /**
  * Call-to-action styles (spec §9): a size class, 8 px radius (`rounded-cta`), scale 0.9 on press.
- * `intent` picks the filled green button or the outlined one.
+ * `intent` picks the filled green button or the outlined one. Client components import this
+ * module, so a `className` is appended by cva, not merged with `cn` (which stays out of the
+ * browser bundle): it must not set what the variants set; hide with a variant (`max-sm:hidden`).
  */
 export const ctaVariants = cva(
   'inline-flex items-center justify-center gap-1 rounded-cta font-semibold whitespace-nowrap transition-[transform,background-color,color] duration-150 select-none active:scale-90 disabled:pointer-events-none disabled:opacity-60',
@@ -34,7 +35,7 @@ export function CtaButton({
   size,
   ...props
 }: React.ComponentProps<'button'> & CtaVariants) {
-  return <button className={cn(ctaVariants({ intent, size }), className)} {...props} />;
+  return <button className={ctaVariants({ intent, size, className })} {...props} />;
 }
 
 /** A call-to-action link (Next.js `<Link>`); takes the link's props plus `intent` and `size`. */
@@ -44,5 +45,5 @@ export function CtaLink({
   size,
   ...props
 }: React.ComponentProps<typeof Link> & CtaVariants) {
-  return <Link className={cn(ctaVariants({ intent, size }), className)} {...props} />;
+  return <Link className={ctaVariants({ intent, size, className })} {...props} />;
 }

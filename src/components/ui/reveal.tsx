@@ -1,5 +1,3 @@
-import { cn } from '@/lib/utils';
-
 /** Default reveal duration in ms (spec §9). */
 export const REVEAL_MS = 1000;
 
@@ -12,14 +10,12 @@ export const REVEAL_MS = 1000;
  */
 export function Reveal({
   duration = REVEAL_MS,
-  className,
   style,
   ...props
 }: React.ComponentProps<'div'> & { duration?: number }) {
   return (
     <div
       data-reveal=""
-      className={cn(className)}
       style={{ ...style, ['--reveal-duration' as string]: `${duration}ms` }}
       {...props}
     />
