@@ -3,12 +3,14 @@
 # @fontsource-variable/inter (SIL Open Font License 1.1, see src/app/fonts/OFL.txt):
 # - the weight axis cut to 400-700, the weights the site uses (normal, medium, semibold, bold);
 # - the glyphs cut to Basic Latin, Latin-1 (accented names, ©, ×), typographic punctuation
-#   (dashes, quotes, bullet, ellipsis), €, ₹, ™ and arrows; other characters fall back to the
-#   metric-matched local font that next/font declares, without a layout shift;
+#   (dashes, quotes, bullet, ellipsis), € and ™ (the ranges also ask for ₹ and arrows, which the
+#   latin file does not have); other characters fall back to the metric-matched local font that
+#   next/font declares, without a layout shift;
 # - the layout features cut to composition and kerning (ccmp, locl, kern, liga, mark, mkmk):
 #   Inter's contextual and stylistic alternates and fractions are not used.
 # 48 KB -> 21 KB. Needs Python's fontTools and brotli (`pip install fonttools brotli`).
-# Run it again after a change of @fontsource-variable/inter and commit the result.
+# Run it again after a change of @fontsource-variable/inter and commit the result (fontTools stamps
+# the modification time into the file, so each run differs by a few bytes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source=node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2
