@@ -1,10 +1,12 @@
 // `npm run bench`: builds the site into .next-bench, starts it, and measures
 //  - Lighthouse (mobile: simulated slow 4G, 4x CPU) three times per route -> medians vs budgets,
-//    beside an empty Next.js page built and measured the same way (the framework's floor);
+//    beside an empty Next.js page built and measured the same way (the framework's floor), both
+//    over HTTPS and HTTP/2 through a TLS edge in front of `next start`, as visitors reach them;
 //  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate;
 //  - the security headers' Mozilla HTTP Observatory score, as served behind a TLS proxy.
 // Writes bench-results/latest.json; exits 1 when a budget is missed.
-// Options: --skip-build (reuse .next-bench), --runs N, --only /path[,/path], --no-empty, --no-load.
+// Options: --skip-build (reuse .next-bench), --runs N, --only /path[,/path], --no-empty, --no-load,
+// --direct (Lighthouse over plain HTTP/1.1 to `next start`, without the TLS edge).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   BUDGETS,
+  EDGE_PORT,
+  EMPTY_EDGE_PORT,
   EMPTY_PORT,
   ENQUIRIES,
   LOAD_ROUTES,
@@ -33,6 +37,7 @@ import {
   printTable,
 } from './bench/report.mjs';
 import { buildNext, startNext } from './bench/server.mjs';
+import { startTlsEdge } from './bench/tls-edge.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: options } = parseArgs({
@@ -42,6 +47,7 @@ const { values: options } = parseArgs({
     only: { type: 'string' },
     'no-empty': { type: 'boolean', default: false },
     'no-load': { type: 'boolean', default: false },
+    direct: { type: 'boolean', default: false },
   },
 });
 const runs = Math.max(1, Number(options.runs));
@@ -54,6 +60,7 @@ const results = {
   cpus: os.cpus().length,
   loadAverageAtStart: os.loadavg()[0],
   runs,
+  transport: options.direct ? 'HTTP/1.1, direct to next start' : 'HTTPS, HTTP/2 (TLS edge)',
   budgets: BUDGETS,
 };
 if (results.loadAverageAtStart > results.cpus) {
@@ -64,14 +71,25 @@ if (results.loadAverageAtStart > results.cpus) {
 
 const section = (title) => console.log(`\n== ${title}`);
 
+/**
+ * The origin Lighthouse loads: the TLS edge in front of `server` on `edgePort`, or `server`
+ * itself with --direct. Its `stop` stops the edge only.
+ */
+async function front(server, edgePort) {
+  if (options.direct) return { url: server.url, stop: async () => {} };
+  return startTlsEdge({ port: edgePort, targetPort: Number(new URL(server.url).port) });
+}
+
 async function measureEmptyPage() {
   section('Empty Next.js page (framework floor)');
   const dir = prepareEmptyNext(repo);
   buildNext(dir, { NEXT_TELEMETRY_DISABLED: '1' });
   const server = await startNext(dir, EMPTY_PORT, { NEXT_TELEMETRY_DISABLED: '1' });
+  const edge = await front(server, EMPTY_EDGE_PORT);
   try {
-    return await lighthouseMedian(`${server.url}/`, runs);
+    return await lighthouseMedian(`${edge.url}/`, runs);
   } finally {
+    await edge.stop();
     await server.stop();
   }
 }
@@ -86,9 +104,10 @@ async function measureSite() {
     ...env,
     DATA_DIR: dataDir,
     TRUST_PROXY: '1',
-    SITE_URL: `http://127.0.0.1:${PORT}`,
+    SITE_URL: options.direct ? `http://127.0.0.1:${PORT}` : `https://127.0.0.1:${EDGE_PORT}`,
     LOG_LEVEL: 'warn',
   });
+  const edge = await front(server, EDGE_PORT);
   try {
     section('Security headers (Mozilla HTTP Observatory rules, as served behind a TLS proxy)');
     const response = await fetch(`${server.url}/`, { headers: { 'x-forwarded-proto': 'https' } });
@@ -100,10 +119,10 @@ async function measureSite() {
       console.log(`${String(t.modifier).padStart(4)}  ${t.test}: ${t.result}`);
     console.log(`score ${results.observatory.score} (${results.observatory.grade})`);
 
-    section(`Lighthouse, mobile, ${runs} run(s) per route (medians)`);
+    section(`Lighthouse, mobile, ${runs} run(s) per route (medians), ${results.transport}`);
     results.lighthouse = [];
     for (const route of routes) {
-      const m = await lighthouseMedian(`${server.url}${route}`, runs);
+      const m = await lighthouseMedian(`${edge.url}${route}`, runs);
       results.lighthouse.push({ route, ...m });
       console.log(
         `${route}: perf ${fmt(m.performance, 2)}, LCP ${fmt(m.lcpMs)} ms, TBT ${fmt(m.tbtMs)} ms${m.errors.length ? `, errors: ${m.errors.join('; ')}` : ''}`,
@@ -141,6 +160,7 @@ async function measureSite() {
       if (Object.keys(e.refused).length) console.log('refused:', e.refused);
     }
   } finally {
+    await edge.stop();
     await server.stop();
   }
 }
@@ -150,7 +170,7 @@ try {
   if (!options['no-empty']) results.empty = await measureEmptyPage();
   await measureSite();
 
-  section('Lighthouse medians');
+  section(`Lighthouse medians (${results.transport})`);
   const floor = results.empty?.jsKiB ?? Number.NaN;
   const rows = results.lighthouse.map((m) => lighthouseRow(m.route, m));
   if (results.empty) rows.push(lighthouseRow('(empty Next.js)', results.empty));

@@ -37,6 +37,9 @@ export const BUDGETS = {
 
 export const PORT = Number(process.env.BENCH_PORT ?? 3130);
 export const EMPTY_PORT = PORT + 1;
+/** HTTPS (HTTP/2) ports of the TLS edges in front of the site and of the empty page. */
+export const EDGE_PORT = PORT + 2;
+export const EMPTY_EDGE_PORT = PORT + 3;
 
 export { CHROME_FLAGS, CHROME_PATH } from '../chromium.mjs';
 

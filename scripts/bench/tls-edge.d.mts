@@ -1,0 +1,4 @@
+export declare function startTlsEdge(options: {
+  port: number;
+  targetPort: number;
+}): Promise<{ url: string; stop: () => Promise<void> }>;
