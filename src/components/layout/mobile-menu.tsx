@@ -12,6 +12,8 @@ import { isActivePath } from './nav-link';
  * The navigation menu below the md breakpoint (spec §2: a menu toggle opens and closes it).
  * A labelled button with `aria-expanded`; opening moves focus into the menu, Escape closes it and
  * returns focus to the button; a route change or a click outside closes it.
+ * The panel is rendered only while open: every page (at every width) would otherwise carry and
+ * hydrate its thirteen links for nothing. Without JavaScript the footer links are the way around.
  */
 export function MobileMenu() {
   const [open, setOpen] = useState(false);
@@ -34,7 +36,8 @@ export function MobileMenu() {
     };
     const onPointerDown = (event: PointerEvent) => {
       const target = event.target as Node;
-      if (!panelRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false);
+      if (!panelRef.current?.contains(target) && !buttonRef.current?.contains(target))
+        setOpen(false);
     };
     document.addEventListener('keydown', onKeyDown);
     document.addEventListener('pointerdown', onPointerDown);
@@ -53,7 +56,7 @@ export function MobileMenu() {
         ref={buttonRef}
         type="button"
         aria-expanded={open}
-        aria-controls={panelId}
+        aria-controls={open ? panelId : undefined}
         aria-label={open ? 'Close menu' : 'Open menu'}
         onClick={() => {
           setOpenedOn(pathname);
@@ -61,50 +64,65 @@ export function MobileMenu() {
         }}
         className="flex size-6 items-center justify-center rounded text-ink hover:bg-brand-50"
       >
-        {open ? <X aria-hidden="true" className="size-3" /> : <Menu aria-hidden="true" className="size-3" />}
+        {open ? (
+          <X aria-hidden="true" className="size-3" />
+        ) : (
+          <Menu aria-hidden="true" className="size-3" />
+        )}
       </button>
-      <div
-        ref={panelRef}
-        id={panelId}
-        hidden={!open}
-        className="absolute inset-x-0 top-full z-40 max-h-[calc(100dvh-4rem)] overflow-y-auto border-b border-slate-200 bg-white shadow-lg"
-      >
-        <nav aria-label="Main" className="mx-auto max-w-page px-2 py-2 sm:px-3">
-          <ul className="space-y-0.5">
-            {navItems.map((item) =>
-              item.dropdown ? (
-                <li key={item.id}>
-                  <p id={`${panelId}-products`} className="px-1.5 pt-1 pb-0.5 text-sm font-semibold tracking-wide text-muted uppercase">
-                    {item.title}
-                  </p>
-                  <ul aria-labelledby={`${panelId}-products`} className="grid gap-0.5 sm:grid-cols-2">
-                    {productLinks.map(({ id, title, link }) => (
-                      <li key={id}>
-                        <Link href={link} aria-current={pathname === link ? 'page' : undefined} className={linkClass}>
-                          {title}
-                        </Link>
-                      </li>
-                    ))}
-                  </ul>
-                </li>
-              ) : (
-                <li key={item.id}>
-                  <Link
-                    href={item.target}
-                    aria-current={isActivePath(pathname, item.target) ? 'page' : undefined}
-                    className={linkClass}
-                  >
-                    {item.title}
-                  </Link>
-                </li>
-              ),
-            )}
-          </ul>
-          <Link href={demoHref} className={ctaVariants({ size: 'md', className: 'mt-2 w-full' })}>
-            Schedule a Demo
-          </Link>
-        </nav>
-      </div>
+      {open && (
+        <div
+          ref={panelRef}
+          id={panelId}
+          className="absolute inset-x-0 top-full z-40 max-h-[calc(100dvh-4rem)] overflow-y-auto border-b border-slate-200 bg-white shadow-lg"
+        >
+          <nav aria-label="Main" className="mx-auto max-w-page px-2 py-2 sm:px-3">
+            <ul className="space-y-0.5">
+              {navItems.map((item) =>
+                item.dropdown ? (
+                  <li key={item.id}>
+                    <p
+                      id={`${panelId}-products`}
+                      className="px-1.5 pt-1 pb-0.5 text-sm font-semibold tracking-wide text-muted uppercase"
+                    >
+                      {item.title}
+                    </p>
+                    <ul
+                      aria-labelledby={`${panelId}-products`}
+                      className="grid gap-0.5 sm:grid-cols-2"
+                    >
+                      {productLinks.map(({ id, title, link }) => (
+                        <li key={id}>
+                          <Link
+                            href={link}
+                            aria-current={pathname === link ? 'page' : undefined}
+                            className={linkClass}
+                          >
+                            {title}
+                          </Link>
+                        </li>
+                      ))}
+                    </ul>
+                  </li>
+                ) : (
+                  <li key={item.id}>
+                    <Link
+                      href={item.target}
+                      aria-current={isActivePath(pathname, item.target) ? 'page' : undefined}
+                      className={linkClass}
+                    >
+                      {item.title}
+                    </Link>
+                  </li>
+                ),
+              )}
+            </ul>
+            <Link href={demoHref} className={ctaVariants({ size: 'md', className: 'mt-2 w-full' })}>
+              Schedule a Demo
+            </Link>
+          </nav>
+        </div>
+      )}
     </div>
   );
 }

@@ -23,14 +23,20 @@ export function RevealObserver() {
       },
       { rootMargin: '0px 0px -10% 0px' },
     );
-    for (const element of document.querySelectorAll('[data-reveal=""], [data-reveal="pending"]')) {
-      if (element.getBoundingClientRect().top < window.innerHeight) {
-        if (element.getAttribute('data-reveal') === 'pending') element.setAttribute('data-reveal', 'shown');
-        continue;
+    const elements = [...document.querySelectorAll('[data-reveal=""], [data-reveal="pending"]')];
+    // Every position is read before any attribute is written: interleaving them would make the
+    // browser recompute style and layout once per element during hydration.
+    const belowFold = elements.map(
+      (element) => element.getBoundingClientRect().top >= window.innerHeight,
+    );
+    elements.forEach((element, index) => {
+      if (belowFold[index]) {
+        element.setAttribute('data-reveal', 'pending');
+        observer.observe(element);
+      } else if (element.getAttribute('data-reveal') === 'pending') {
+        element.setAttribute('data-reveal', 'shown');
       }
-      element.setAttribute('data-reveal', 'pending');
-      observer.observe(element);
-    }
+    });
     return () => observer.disconnect();
   }, [pathname]);
   return null;
