@@ -191,6 +191,20 @@ test.describe('breadcrumbs', () => {
   });
 });
 
+test('links prefetch prerendered pages, but not the contact form nor the page being shown', async ({ page }) => {
+  const prefetched: string[] = [];
+  page.on('request', (request) => {
+    if (request.headers()['next-router-prefetch']) prefetched.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  // The hero's and header's "Schedule a Demo" links, the logo and Home are in view.
+  await expect(page.getByRole('link', { name: 'Schedule a Demo' }).first()).toBeVisible();
+  await expect.poll(() => prefetched.length).toBeGreaterThan(0);
+  expect(prefetched).not.toContain('/contact-us');
+  expect(prefetched).not.toContain('/');
+});
+
 test('every route change scrolls to the top', async ({ page }) => {
   await page.goto('/');
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));

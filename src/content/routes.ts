@@ -31,5 +31,11 @@ export const canonicalPaths: readonly string[] = [
   ...modules.map(({ link }) => link),
 ];
 
+/**
+ * Pages rendered on each request instead of prerendered: the contact form carries a fresh form
+ * token and CSP nonce. Links to them are not prefetched (see `lib/link-prefetch.ts`).
+ */
+export const onDemandPaths: readonly PagePath[] = ['/contact-us'];
+
 /** The path of one of the static pages. */
 export type PagePath = (typeof pageRoutes)[number]['path'];

@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Menu, X } from 'lucide-react';
 import { demoHref, navItems, productLinks } from '@/content/navigation';
 import { ctaVariants } from '@/components/ui/cta';
+import { linkPrefetch } from '@/lib/link-prefetch';
 import { isActivePath } from './nav-link';
 
 /**
@@ -108,6 +109,7 @@ export function MobileMenu() {
                   <li key={item.id}>
                     <Link
                       href={item.target}
+                      prefetch={linkPrefetch(item.target)}
                       aria-current={isActivePath(pathname, item.target) ? 'page' : undefined}
                       className={linkClass}
                     >
@@ -117,7 +119,11 @@ export function MobileMenu() {
                 ),
               )}
             </ul>
-            <Link href={demoHref} className={ctaVariants({ size: 'md', className: 'mt-2 w-full' })}>
+            <Link
+              href={demoHref}
+              prefetch={linkPrefetch(demoHref)}
+              className={ctaVariants({ size: 'md', className: 'mt-2 w-full' })}
+            >
               Schedule a Demo
             </Link>
           </nav>

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { MapPin } from 'lucide-react';
 import { footerLinks } from '@/content/navigation';
+import { linkPrefetch } from '@/lib/link-prefetch';
 import { PostalAddress } from '@/components/ui/postal-address';
 import { contactChannels, site } from '@/content/site';
 import { CurrentYear } from './current-year';
@@ -22,7 +23,7 @@ function LinkGroup({
       <ul className="mt-1.5 space-y-1 text-[0.9375rem]">
         {links.map(({ title: label, href }) => (
           <li key={href}>
-            <Link href={href} className={linkClass}>
+            <Link href={href} prefetch={linkPrefetch(href)} className={linkClass}>
               {label}
             </Link>
           </li>

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { cva, type VariantProps } from 'class-variance-authority';
+import { linkPrefetch } from '@/lib/link-prefetch';
 
 /**
  * Call-to-action styles (spec §9): a size class, 8 px radius (`rounded-cta`), scale 0.9 on press.
@@ -38,12 +39,23 @@ export function CtaButton({
   return <button className={ctaVariants({ intent, size, className })} {...props} />;
 }
 
-/** A call-to-action link (Next.js `<Link>`); takes the link's props plus `intent` and `size`. */
+/**
+ * A call-to-action link (Next.js `<Link>`); takes the link's props (`href` a string) plus `intent`
+ * and `size`. Links to the contact form are not prefetched (`linkPrefetch`).
+ */
 export function CtaLink({
   className,
   intent,
   size,
+  href,
   ...props
-}: React.ComponentProps<typeof Link> & CtaVariants) {
-  return <Link className={ctaVariants({ intent, size, className })} {...props} />;
+}: React.ComponentProps<typeof Link> & CtaVariants & { href: string }) {
+  return (
+    <Link
+      href={href}
+      prefetch={linkPrefetch(href)}
+      className={ctaVariants({ intent, size, className })}
+      {...props}
+    />
+  );
 }
