@@ -11,9 +11,8 @@ import selfsigned from 'selfsigned';
 /**
  * Starts an HTTPS server on 127.0.0.1:`port` (0: any free port; HTTP/2, and HTTP/1.1 for clients
  * without ALPN h2) that forwards every request to `http://127.0.0.1:${targetPort}` over kept-alive
- * connections, adding
- * `X-Forwarded-Proto: https` (the site trusts it with TRUST_PROXY=1). The certificate is a
- * throwaway self-signed one made for this run; Chromium is told to accept it.
+ * connections, adding `X-Forwarded-Proto: https` (the site trusts it with TRUST_PROXY=1). The
+ * certificate is a throwaway self-signed one made for this run; Chromium is told to accept it.
  * Rejects when the port cannot be bound.
  * @param {{ port: number, targetPort: number }} options
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>}

@@ -1,13 +1,11 @@
 'use client';
 
-import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Menu, X } from 'lucide-react';
 import { demoHref, navItems, productLinks } from '@/content/navigation';
-import { ctaVariants } from '@/components/ui/cta';
-import { linkPrefetch } from '@/lib/link-prefetch';
-import { isActivePath } from './nav-link';
+import { CtaLink } from '@/components/ui/cta';
+import { NavLink } from './nav-link';
 
 /**
  * The navigation menu below the md breakpoint (spec §2: a menu toggle opens and closes it).
@@ -94,38 +92,25 @@ export function MobileMenu() {
                     >
                       {productLinks.map(({ id, title, link }) => (
                         <li key={id}>
-                          <Link
-                            href={link}
-                            aria-current={pathname === link ? 'page' : undefined}
-                            className={linkClass}
-                          >
+                          <NavLink href={link} className={linkClass}>
                             {title}
-                          </Link>
+                          </NavLink>
                         </li>
                       ))}
                     </ul>
                   </li>
                 ) : (
                   <li key={item.id}>
-                    <Link
-                      href={item.target}
-                      prefetch={linkPrefetch(item.target)}
-                      aria-current={isActivePath(pathname, item.target) ? 'page' : undefined}
-                      className={linkClass}
-                    >
+                    <NavLink href={item.target} className={linkClass}>
                       {item.title}
-                    </Link>
+                    </NavLink>
                   </li>
                 ),
               )}
             </ul>
-            <Link
-              href={demoHref}
-              prefetch={linkPrefetch(demoHref)}
-              className={ctaVariants({ size: 'md', className: 'mt-2 w-full' })}
-            >
+            <CtaLink href={demoHref} size="md" className="mt-2 w-full">
               Schedule a Demo
-            </Link>
+            </CtaLink>
           </nav>
         </div>
       )}
