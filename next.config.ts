@@ -13,6 +13,14 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', 'pino'],
   // An enquiry is at most ~6 KB of text; refuse larger server-action bodies early.
   experimental: { serverActions: { bodySizeLimit: '64kb' } },
+  compiler: {
+    // V8 compiles the start-up chunks on its streaming thread instead of on the main thread during
+    // hydration (scripts/build/compile-hints.mjs; README, Performance).
+    async runAfterProductionCompile({ distDir }) {
+      const { addCompileHints } = await import('./scripts/build/compile-hints.mjs');
+      await addCompileHints(distDir);
+    },
+  },
   /** Security headers on every response; the CSP and HSTS are per request, in src/proxy.ts. */
   async headers() {
     return [{ source: '/:path*', headers: [...staticSecurityHeaders] }];

@@ -206,6 +206,20 @@ test('links prefetch prerendered pages, but not the contact form nor the page be
   expect(prefetched).not.toContain('/');
 });
 
+test('every script a page runs at start-up asks V8 to compile it eagerly', async ({ page, request }) => {
+  for (const path of ['/', '/products/2', '/contact-us']) {
+    await page.goto(path);
+    const scripts = await page.locator('script[src]:not([nomodule])').evaluateAll((nodes) =>
+      nodes.map((node) => (node as HTMLScriptElement).src),
+    );
+    expect(scripts.length, path).toBeGreaterThan(3);
+    for (const src of scripts) {
+      const body = await (await request.get(src)).text();
+      expect(body.startsWith('//# allFunctionsCalledOnLoad\n'), `${path}: ${src}`).toBe(true);
+    }
+  }
+});
+
 test('every route change scrolls to the top', async ({ page }) => {
   await page.goto('/');
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
