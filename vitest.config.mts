@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { staticImages } from './src/test/static-images';
 
 // Unit and integration tests. Component tests opt into jsdom with `// @vitest-environment jsdom`.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), staticImages()],
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),

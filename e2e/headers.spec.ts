@@ -141,10 +141,11 @@ test.describe('other responses', () => {
   }) => {
     const html = await (await request.get('/')).text();
     const assets = [
-      ...html.matchAll(/(?:src|href)="(\/_next\/static\/[^"]+\.(?:js|css|woff2))"/g),
+      ...html.matchAll(/(?:src|href)="(\/_next\/static\/[^"]+\.(?:js|css|woff2|svg))"/g),
     ].map((m) => m[1]!);
     expect(assets.some((asset) => asset.endsWith('.js'))).toBe(true);
     expect(assets.some((asset) => asset.endsWith('.css'))).toBe(true);
+    expect(assets.some((asset) => asset.endsWith('.svg')), 'the illustrations are hashed').toBe(true);
     expect(
       assets.some((asset) => asset.endsWith('.woff2')),
       'the font is preloaded',

@@ -1,6 +1,7 @@
 import { Check } from 'lucide-react';
 import { CtaLink } from '@/components/ui/cta';
 import { Illustration } from '@/components/ui/illustration';
+import heroIllustration from '@/content/illustrations/hero.svg';
 import { demoHref } from '@/content/navigation';
 import { home } from '@/content/home';
 
@@ -37,10 +38,8 @@ export function HeroSection() {
           </ul>
         </div>
         <Illustration
-          src="/illustrations/hero.svg"
+          image={heroIllustration}
           alt={home.hero.imageAlt}
-          width={640}
-          height={480}
           priority
           className="mx-auto h-auto w-full max-w-[40rem]"
         />

@@ -23,7 +23,9 @@ describe('WhatWeDoSection (spec §2, home)', () => {
     ]);
     for (const [index, item] of items.entries()) {
       const img = item.querySelector('img');
-      expect(img?.getAttribute('src')).toContain(offerings[index]!.image.src);
+      expect(img?.getAttribute('src')).toBe(offerings[index]!.image.src);
+      // The size comes from the SVG file itself, so the image reserves its box before it loads.
+      expect([img?.getAttribute('width'), img?.getAttribute('height')]).toEqual(['320', '240']);
     }
     expect(screen.queryByText(NO_OFFERINGS_TEXT)).not.toBeInTheDocument();
   });

@@ -27,10 +27,8 @@ export function WhatWeDoSection({ offerings, lead }: { offerings: readonly Offer
               <Reveal className="h-full">
                 <article className="flex h-full flex-col overflow-hidden rounded border border-slate-200 bg-white shadow-sm">
                   <Illustration
-                    src={offering.image.src}
+                    image={offering.image}
                     alt=""
-                    width={offering.image.width}
-                    height={offering.image.height}
                     className="h-auto w-full bg-surface"
                   />
                   <div className="flex flex-1 flex-col p-2">

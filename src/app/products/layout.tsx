@@ -1,4 +1,5 @@
 import { Illustration } from '@/components/ui/illustration';
+import bannerIllustration from '@/content/illustrations/product-banner.svg';
 import { site } from '@/content/site';
 import { products } from '@/content/products';
 import { ProductTabs } from './product-tabs';
@@ -12,10 +13,8 @@ export default function ProductsLayout({ children }: { children: React.ReactNode
     <>
       <section aria-labelledby="products-heading" className="relative overflow-hidden bg-surface">
         <Illustration
-          src="/illustrations/product-banner.svg"
+          image={bannerIllustration}
           alt=""
-          width={1200}
-          height={320}
           className="absolute inset-0 hidden h-full w-full object-cover object-right lg:block"
         />
         <div className="relative mx-auto max-w-page px-2 py-5 sm:px-3 md:py-7">
