@@ -54,3 +54,26 @@ test.describe('injected code is refused', () => {
     });
   }
 });
+
+test('violation reports are accepted where the policy sends them', async ({ request, baseURL }) => {
+  const policy = (await request.get('/')).headers()['content-security-policy'] ?? '';
+  const endpoint = /report-uri (\S+?)(;|$)/.exec(policy)?.[1];
+  expect(endpoint).toBe('/api/csp-report');
+  const report = {
+    'csp-report': {
+      'document-uri': `${baseURL}/`,
+      'blocked-uri': 'inline',
+      'effective-directive': 'script-src-elem',
+    },
+  };
+  const accepted = await request.post(endpoint!, {
+    data: JSON.stringify(report),
+    headers: { 'content-type': 'application/csp-report' },
+  });
+  expect(accepted.status()).toBe(204);
+  const refused = await request.post(endpoint!, {
+    data: '{"not":"a report"}',
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(refused.status()).toBe(400);
+});

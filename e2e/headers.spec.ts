@@ -38,6 +38,7 @@ function expectStrictPolicy(response: APIResponse): Map<string, string[]> {
   expect(policy.get('base-uri')).toEqual(["'self'"]);
   expect(policy.get('form-action')).toEqual(["'self'"]);
   expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+  expect(policy.get('report-to')).toEqual(['csp']);
   return policy;
 }
 
@@ -51,6 +52,7 @@ function expectCommonHeaders(response: APIResponse) {
     expect(permissions).toContain(`${feature}=()`);
   }
   expect(headers['x-powered-by']).toBeUndefined();
+  expect(headers['reporting-endpoints']).toBe('csp="/api/csp-report"');
   // Served over plain http here: no HSTS (browsers ignore it on http, and it must not be guessed).
   expect(headers['strict-transport-security']).toBeUndefined();
 }

@@ -39,6 +39,12 @@ describe('contentSecurityPolicy', () => {
     expect(policy).not.toContain('unsafe-eval');
   });
 
+  it('reports violations to the site, by report-to and by report-uri', () => {
+    const policy = directives(contentSecurityPolicy({}));
+    expect(policy.get('report-to')).toEqual(['csp']);
+    expect(policy.get('report-uri')).toEqual(['/api/csp-report']);
+  });
+
   it('upgrades insecure requests only over HTTPS', () => {
     expect(
       directives(contentSecurityPolicy({ https: true })).has('upgrade-insecure-requests'),

@@ -1,3 +1,9 @@
+/** Where browsers send Content-Security-Policy violation reports (`report-uri` and `report-to`). */
+export const CSP_REPORT_PATH = '/api/csp-report';
+
+/** The Reporting API endpoint's name: `Reporting-Endpoints: csp="…"` and the CSP's `report-to csp`. */
+export const CSP_REPORT_ENDPOINT = 'csp';
+
 /** What varies per response in the Content-Security-Policy. */
 export type PolicyInput = {
   /** `'sha256-…'` sources of the inline scripts of a prerendered page. */
@@ -14,6 +20,7 @@ export type PolicyInput = {
  * The site's Content-Security-Policy. Scripts come only from this origin plus the inline scripts
  * the caller vouches for (by hash or nonce): no `'unsafe-inline'`, no `'unsafe-eval'`. Styles allow
  * `'unsafe-inline'` because React renders `style` attributes; that is the one relaxation.
+ * Violations are reported to {@link CSP_REPORT_PATH}.
  */
 export function contentSecurityPolicy({
   scriptHashes = [],
@@ -39,6 +46,10 @@ export function contentSecurityPolicy({
     "form-action 'self'",
     "frame-ancestors 'none'",
     ...(https ? ['upgrade-insecure-requests'] : []),
+    // Violations are reported to the site (src/app/api/csp-report): `report-to` where the
+    // Reporting API exists, `report-uri` elsewhere (browsers with both use `report-to`).
+    `report-uri ${CSP_REPORT_PATH}`,
+    `report-to ${CSP_REPORT_ENDPOINT}`,
   ];
   return directives.join('; ');
 }

@@ -1,3 +1,5 @@
+import { CSP_REPORT_ENDPOINT, CSP_REPORT_PATH } from './csp';
+
 /**
  * Browser features the site never uses, denied to itself and to any frame. Only names Chromium
  * knows: an unknown name logs a console error on every page.
@@ -40,4 +42,6 @@ export const staticSecurityHeaders: ReadonlyArray<{ key: string; value: string }
   { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
   // Legacy twin of CSP frame-ancestors 'none', for browsers without CSP level 2.
   { key: 'X-Frame-Options', value: 'DENY' },
+  // Where the CSP's `report-to` sends violation reports (Reporting API).
+  { key: 'Reporting-Endpoints', value: `${CSP_REPORT_ENDPOINT}="${CSP_REPORT_PATH}"` },
 ];
