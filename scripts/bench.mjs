@@ -125,7 +125,7 @@ async function measureSite() {
       const m = await lighthouseMedian(`${edge.url}${route}`, runs);
       results.lighthouse.push({ route, ...m });
       console.log(
-        `${route}: perf ${fmt(m.performance, 2)}, LCP ${fmt(m.lcpMs)} ms, TBT ${fmt(m.tbtMs)} ms${m.errors.length ? `, errors: ${m.errors.join('; ')}` : ''}`,
+        `${route}: perf ${fmt(m.performance, 2)}, LCP ${fmt(m.lcpMs)} ms, TBT ${fmt(m.tbtMs)} ms${m.busyStarts ? `, ${m.busyStarts} run(s) started on a busy CPU` : ''}${m.errors.length ? `, errors: ${m.errors.join('; ')}` : ''}`,
       );
     }
 
