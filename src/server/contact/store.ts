@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { ContactInput } from '@/lib/contact-schema';
 import type { Db } from '../db';
-import { leads, outbox } from '../db/schema';
+import { leads } from '../db/schema';
+import { enqueueDeliveries } from '../outbox/enqueue';
 import { consumeRateLimit, type RateLimit } from './rate-limit';
 import { newReference } from './reference';
 
@@ -30,7 +31,8 @@ export async function storeEnquiry(
     return await db.transaction(async (tx) => {
       const existing = await findBySubmission(tx, meta.submissionId);
       if (existing) return { outcome: 'duplicate', ...existing };
-      if (!(await consumeRateLimit(tx, meta.clientHash, meta.rateLimit, meta.now))) throw new RateLimited();
+      if (!(await consumeRateLimit(tx, meta.clientHash, meta.rateLimit, meta.now)))
+        throw new RateLimited();
       const leadId = randomUUID();
       const [inserted] = await tx
         .insert(leads)
@@ -49,7 +51,7 @@ export async function storeEnquiry(
         if (!winner) throw new Error('Enquiry vanished after a conflicting insert.');
         return { outcome: 'duplicate', ...winner };
       }
-      await tx.insert(outbox).values({ id: randomUUID(), leadId });
+      await enqueueDeliveries(tx, leadId);
       return { outcome: 'stored', ...inserted };
     });
   } catch (error) {

@@ -1,11 +1,26 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * The database schema, one for PGlite and PostgreSQL. Migrations in `drizzle/` are generated from
  * it with drizzle-kit (see drizzle.config.ts); never edit the tables without generating one.
  */
+
+/**
+ * How an enquiry was judged: `lead` (e-mailed to the provider) or `spam` (it tripped a bot signal:
+ * kept for review in quarantine, never sent unless an operator releases it).
+ */
+export type LeadVerdict = 'lead' | 'spam';
 
 /** One enquiry from the contact form. Holds no IP address, only a salted hash of it. */
 export const leads = pgTable(
@@ -24,10 +39,17 @@ export const leads = pgTable(
     message: text('message').notNull().default(''),
     /** HMAC-SHA-256 of the client address with the site secret (never the address itself). */
     clientHash: text('client_hash').notNull(),
+    /** `spam` rows are quarantined: stored for review, not delivered (see LeadVerdict). */
+    verdict: text('verdict').$type<LeadVerdict>().notNull().default('lead'),
+    /** Why a submission was quarantined (`honeypot`, `missing`, `tampered`, `too-fast`, …). */
+    spamReason: text('spam_reason'),
+    /** When an operator released a quarantined enquiry to the normal path (`leads release`). */
+    releasedAt: timestamp('released_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('leads_created_at_idx').on(table.createdAt),
+    index('leads_verdict_created_at_idx').on(table.verdict, table.createdAt),
     index('leads_email_lower_idx').on(sql`lower(${table.email})`),
   ],
 );
@@ -35,7 +57,16 @@ export const leads = pgTable(
 /** Delivery state of a notification job (see src/server/outbox/worker.ts). */
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
-/** Transactional outbox: one notification e-mail per lead, written in the lead's transaction. */
+/**
+ * Where a job delivers: the provider's mailbox (`email`, target '') or an HTTP endpoint
+ * (`webhook`, target = the endpoint URL).
+ */
+export type OutboxChannel = 'email' | 'webhook';
+
+/**
+ * Transactional outbox: the deliveries of a lead (one e-mail, one job per webhook endpoint),
+ * written in the lead's transaction. One job per lead, channel and target.
+ */
 export const outbox = pgTable(
   'outbox',
   {
@@ -43,6 +74,8 @@ export const outbox = pgTable(
     leadId: uuid('lead_id')
       .notNull()
       .references(() => leads.id, { onDelete: 'cascade' }),
+    channel: text('channel').$type<OutboxChannel>().notNull().default('email'),
+    target: text('target').notNull().default(''),
     status: text('status').$type<OutboxStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     /** When a pending job may next be tried; for a `sending` job, when its claim expires. */
@@ -53,7 +86,7 @@ export const outbox = pgTable(
   },
   (table) => [
     index('outbox_status_next_attempt_idx').on(table.status, table.nextAttemptAt),
-    index('outbox_lead_id_idx').on(table.leadId),
+    uniqueIndex('outbox_lead_channel_target_idx').on(table.leadId, table.channel, table.target),
   ],
 );
 
