@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from '@/server/test-support/smtp';
+
+/** Repository root (where `.next` and `node_modules` are). */
+export const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** A production server started by a test, with what it printed. */
+export type ProductionServer = {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything the server wrote to stdout and stderr so far (pino JSON lines and Next.js's own). */
+  output(): string;
+  /** Resolves with the exit code (or signal name) once the process has ended. */
+  exited: Promise<number | string | null>;
+  /** Sends `signal` (default SIGTERM) and waits for the exit, SIGKILL after `graceMs` (default 35 s). */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | string | null>;
+};
+
+export type StartOptions = {
+  /** Extra environment for the server (merged over this process's, LOG_LEVEL info by default). */
+  env?: Record<string, string | undefined>;
+  /** Port to listen on (default: a free one). */
+  port?: number;
+  /** Command and arguments (default `node_modules/.bin/next start -p <port>` in the repo root). */
+  command?: (port: number) => { file: string; args: string[]; cwd: string };
+  /** Path that must answer (any status below 500) before the server counts as started. Default `/`. */
+  readyPath?: string;
+  /** How long to wait for readiness (ms, default 90 s). */
+  timeoutMs?: number;
+};
+
+/**
+ * Starts the production build (`next start`, or another command) as a real child process and waits
+ * until `readyPath` answers below 500.
+ * @throws when the process exits or does not answer within `timeoutMs` (its output is in the message).
+ */
+export async function startProductionServer(options: StartOptions = {}): Promise<ProductionServer> {
+  const port = options.port ?? (await freePort());
+  const { file, args, cwd } = options.command?.(port) ?? {
+    file: path.join(repoRoot, 'node_modules/.bin/next'),
+    args: ['start', '-p', String(port), '-H', '127.0.0.1'],
+    cwd: repoRoot,
+  };
+  const child = spawn(file, args, {
+    cwd,
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  let ended = false;
+  void exited.then(() => (ended = true));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 90_000);
+  for (;;) {
+    if (ended) throw new Error(`Server exited before it was ready:\n${output}`);
+    try {
+      const response = await fetch(url + (options.readyPath ?? '/'), {
+        signal: AbortSignal.timeout(5_000),
+      });
+      await response.arrayBuffer();
+      if (response.status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`Server not ready after ${options.timeoutMs ?? 90_000} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    port,
+    child,
+    output: () => output,
+    exited,
+    async stop(signal = 'SIGTERM', graceMs = 35_000) {
+      if (!ended) {
+        child.kill(signal);
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      return exited;
+    },
+  };
+}
+
+/** The pino JSON lines a server printed, parsed (other lines skipped). */
+export function logLines(output: string): Array<Record<string, unknown>> {
+  return output.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) return [];
+    try {
+      return [JSON.parse(line) as Record<string, unknown>];
+    } catch {
+      return [];
+    }
+  });
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+// Tests against the production build (run after `next build`): real `next start` processes,
+// signals, databases and SMTP servers. One file at a time: each starts its own servers.
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+      'server-only': fileURLToPath(new URL('./src/test/server-only-stub.ts', import.meta.url)),
+    },
+  },
+  test: {
+    include: ['tests/production/**/*.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+  },
+});
