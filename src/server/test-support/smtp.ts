@@ -39,9 +39,10 @@ export async function freePort(): Promise<number> {
 
 /**
  * A real SMTP server (the `smtp-server` package) in this process, requiring AUTH PLAIN/LOGIN with
- * `user`/`secret`, recording every message it accepts. Starts stopped when `listening` is false.
+ * `user`/`secret`, recording every message it accepts. Starts stopped when `listening` is false;
+ * with `delayMs`, takes that long (ms) to accept each message (a slow mail server).
  */
-export async function startSmtpServer({ listening = true } = {}): Promise<TestSmtpServer> {
+export async function startSmtpServer({ listening = true, delayMs = 0 } = {}): Promise<TestSmtpServer> {
   const port = await freePort();
   const received: ReceivedMail[] = [];
   let refusal: Refusal | null = null;
@@ -66,8 +67,8 @@ export async function startSmtpServer({ listening = true } = {}): Promise<TestSm
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
-          PostalMime.parse(raw)
-            .then((parsed) => {
+          Promise.all([PostalMime.parse(raw), new Promise((resolve) => setTimeout(resolve, delayMs))])
+            .then(([parsed]) => {
               received.push({
                 envelope: {
                   from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
