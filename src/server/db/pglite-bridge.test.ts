@@ -23,14 +23,20 @@ describe('PGlite shared on a Unix socket', () => {
   });
 
   const connect = async () => {
-    const client = new Client({ host: bridgeDirectory(dataDir), user: 'postgres', database: 'postgres' });
+    const client = new Client({
+      host: bridgeDirectory(dataDir),
+      user: 'postgres',
+      database: 'postgres',
+    });
     await client.connect();
     return client;
   };
 
   it('is private to the owner: folder 0700, socket 0600', async () => {
     expect((await stat(bridgeDirectory(dataDir))).mode & 0o777).toBe(0o700);
-    expect((await stat(path.join(bridgeDirectory(dataDir), BRIDGE_SOCKET_NAME))).mode & 0o777).toBe(0o600);
+    expect((await stat(path.join(bridgeDirectory(dataDir), BRIDGE_SOCKET_NAME))).mode & 0o777).toBe(
+      0o600,
+    );
   });
 
   it('lets another opener use the site through the socket instead of the locked directory', async () => {
@@ -40,7 +46,9 @@ describe('PGlite shared on a Unix socket', () => {
     await cli.db.execute(sql`INSERT INTO probe VALUES (1)`);
     await cli.close();
     const rows = await site.db.execute(sql`SELECT count(*)::int AS n FROM probe`);
-    console.log(`bridge: CLI connected, migrated and wrote through the socket in ${Date.now() - started} ms`);
+    console.log(
+      `bridge: CLI connected, migrated and wrote through the socket in ${Date.now() - started} ms`,
+    );
     expect((rows as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(1);
   });
 
@@ -53,7 +61,7 @@ describe('PGlite shared on a Unix socket', () => {
     await client.query('INSERT INTO probe VALUES ($1)', [3]);
     await client.query('ROLLBACK');
     await client.end();
-    expect((((await siteRead) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n)).toBe(1);
+    expect(((await siteRead) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(1);
   });
 
   it("keeps the site's transaction whole: a client's query waits for its commit", async () => {
@@ -75,7 +83,9 @@ describe('PGlite shared on a Unix socket', () => {
     await client.query('BEGIN');
     await client.query('INSERT INTO probe VALUES (99)');
     client.on('error', () => undefined); // the cut below is the point of the test
-    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    (
+      client as unknown as { connection: { stream: { destroy(): void } } }
+    ).connection.stream.destroy();
     const rows = await site.db.execute(sql`SELECT count(*)::int AS n FROM probe WHERE n = 99`);
     expect((rows as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
     expect(await site.db.execute(sql`SELECT 1`)).toBeTruthy();

@@ -2,7 +2,12 @@ import '../test-support/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
-import { backends, backendTitle, openTestDatabase, type TestDatabase } from '../test-support/databases';
+import {
+  backends,
+  backendTitle,
+  openTestDatabase,
+  type TestDatabase,
+} from '../test-support/databases';
 import { deps, formData, request, testWorker, until } from '../test-support/enquiry';
 import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
 
@@ -20,10 +25,13 @@ for (const backend of backends) {
     });
 
     it('finishes the send in progress, hands the other claims back at once, and a restart sends each once', async () => {
-      for (let i = 0; i < 5; i++) await submitEnquiry(formData({ subject: `Stop ${i}` }), request(), deps(database.db));
+      for (let i = 0; i < 5; i++)
+        await submitEnquiry(formData({ subject: `Stop ${i}` }), request(), deps(database.db));
       const first = testWorker(database.db, smtp.url);
       first.start();
-      await until(async () => (await database.db.select().from(outbox)).some((job) => job.status === 'sending'));
+      await until(async () =>
+        (await database.db.select().from(outbox)).some((job) => job.status === 'sending'),
+      );
       const stopping = Date.now();
       await first.stop();
       const stoppedAfter = Date.now() - stopping;
@@ -31,7 +39,9 @@ for (const backend of backends) {
       const sent = jobs.filter((job) => job.status === 'sent').length;
       expect(jobs.filter((job) => job.status === 'sending')).toHaveLength(0);
       const handedBack = jobs.filter((job) => job.status === 'pending');
-      expect(handedBack.every((job) => job.attempts === 0 && job.nextAttemptAt.getTime() <= Date.now())).toBe(true);
+      expect(
+        handedBack.every((job) => job.attempts === 0 && job.nextAttemptAt.getTime() <= Date.now()),
+      ).toBe(true);
       expect(smtp.received).toHaveLength(sent);
 
       const second = testWorker(database.db, smtp.url);

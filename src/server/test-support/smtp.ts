@@ -42,7 +42,10 @@ export async function freePort(): Promise<number> {
  * `user`/`secret`, recording every message it accepts. Starts stopped when `listening` is false;
  * with `delayMs`, takes that long (ms) to accept each message (a slow mail server).
  */
-export async function startSmtpServer({ listening = true, delayMs = 0 } = {}): Promise<TestSmtpServer> {
+export async function startSmtpServer({
+  listening = true,
+  delayMs = 0,
+} = {}): Promise<TestSmtpServer> {
   const port = await freePort();
   const received: ReceivedMail[] = [];
   let refusal: Refusal | null = null;
@@ -55,11 +58,13 @@ export async function startSmtpServer({ listening = true, delayMs = 0 } = {}): P
       allowInsecureAuth: true,
       logger: false,
       onAuth(auth, _session, callback) {
-        if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) callback(null, { user: auth.username });
+        if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD)
+          callback(null, { user: auth.username });
         else callback(Object.assign(new Error('Invalid credentials'), { responseCode: 535 }));
       },
       onRcptTo(_address, _session, callback) {
-        if (refusal) callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+        if (refusal)
+          callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         else callback();
       },
       onData(stream, session, callback) {
@@ -67,7 +72,10 @@ export async function startSmtpServer({ listening = true, delayMs = 0 } = {}): P
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
-          Promise.all([PostalMime.parse(raw), new Promise((resolve) => setTimeout(resolve, delayMs))])
+          Promise.all([
+            PostalMime.parse(raw),
+            new Promise((resolve) => setTimeout(resolve, delayMs)),
+          ])
             .then(([parsed]) => {
               received.push({
                 envelope: {

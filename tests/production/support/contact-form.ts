@@ -46,7 +46,10 @@ export async function postEnquiry(
     if (!name) continue;
     const hidden = /\btype="hidden"/.test(tag);
     const typed = (values as Record<string, string | undefined>)[decode(name)];
-    body.append(decode(name), hidden ? decode(/\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '') : (typed ?? ''));
+    body.append(
+      decode(name),
+      hidden ? decode(/\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '') : (typed ?? ''),
+    );
   }
   const wait = loaded + TOKEN_MIN_AGE_MS - Date.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -57,7 +60,9 @@ export async function postEnquiry(
   });
   const html = await response.text();
   const reference = /data-testid="enquiry-reference"[^>]*>([^<]+)</.exec(html)?.[1]?.trim();
-  const message = decode(/role="(?:status|alert)"[^>]*>([\s\S]{0,400}?)<\/(?:p|div)>/.exec(html)?.[1] ?? '')
+  const message = decode(
+    /role="(?:status|alert)"[^>]*>([\s\S]{0,400}?)<\/(?:p|div)>/.exec(html)?.[1] ?? '',
+  )
     .replace(/<[^>]+>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
