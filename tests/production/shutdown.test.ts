@@ -43,7 +43,7 @@ for (const backend of backends) {
       it(`e-mails each of ${ENQUIRIES} pending enquiries exactly once across a SIGTERM and an immediate restart`, async () => {
         data = await seedSiteData(backend.kind, ENQUIRIES);
         const smtp = await startSmtpServer({ delayMs: 2_000 });
-        const env = { ...data.env, SMTP_URL: smtp.url };
+        const env: Record<string, string> = { ...data.env, SMTP_URL: smtp.url };
         const first = await startProductionServer({ env });
         servers.push(first);
         await until(async () => smtp.received.length >= 2, 60_000);

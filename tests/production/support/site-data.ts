@@ -2,8 +2,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { submitEnquiry } from '@/server/contact/submit';
-import { openDatabase } from '@/server/db/client';
-import { openTestDatabase, type TestDatabase } from '@/server/test-support/databases';
+import { openDatabase, type Database } from '@/server/db/client';
+import { openTestDatabase } from '@/server/test-support/databases';
 import { deps, formData, request, TEST_SECRET, LEADS_TO } from '@/server/test-support/enquiry';
 
 /** Where a production server under test keeps its enquiries, with the environment that points it there. */
@@ -21,17 +21,10 @@ export type SiteData = {
  * lock it), or a new database on TEST_DATABASE_URL.
  */
 export async function seedSiteData(kind: SiteData['kind'], pending: number): Promise<SiteData> {
-  let database: TestDatabase | Awaited<ReturnType<typeof openDatabase>>;
-  let env: Record<string, string>;
-  if (kind === 'pglite') {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-site-'));
-    database = await openDatabase({ dataDir });
-    await database.migrate();
-    env = { DATA_DIR: dataDir, DATABASE_URL: '' };
-  } else {
-    database = await openTestDatabase('postgres');
-    env = { DATABASE_URL: database.url! };
-  }
+  const dataDir = kind === 'pglite' ? await mkdtemp(path.join(tmpdir(), 'nirmaya-site-')) : '';
+  const postgres = kind === 'postgres' ? await openTestDatabase('postgres') : undefined;
+  const database: Database = postgres ?? (await openDatabase({ dataDir }));
+  if (!postgres) await database.migrate();
   const submission = deps(database.db, { rateLimit: { max: 1_000, windowMs: 600_000 } });
   for (let i = 0; i < pending; i++) {
     await submitEnquiry(
@@ -40,12 +33,15 @@ export async function seedSiteData(kind: SiteData['kind'], pending: number): Pro
       submission,
     );
   }
-  if (kind === 'pglite') await database.close();
+  if (!postgres) await database.close();
+  const where: Record<string, string> = postgres
+    ? { DATABASE_URL: postgres.url! }
+    : { DATA_DIR: dataDir, DATABASE_URL: '' };
   return {
     kind,
-    env: { ...env, FORM_SECRET: TEST_SECRET, LEADS_TO },
+    env: { ...where, FORM_SECRET: TEST_SECRET, LEADS_TO },
     dispose: async () => {
-      if ('dispose' in database) await database.dispose();
+      await postgres?.dispose();
     },
   };
 }
