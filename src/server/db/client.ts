@@ -138,10 +138,12 @@ async function openPglite(
     });
   try {
     const client = await PGlite.create(path.join(directory, 'pglite'));
+    // Without the socket (e.g. a path over the 107-byte limit) the site still runs; the CLI then
+    // finds the directory locked and says so.
     const bridge = serve
-      ? await startPgliteBridge(client, directory).catch(async (error: unknown) => {
-          await client.close();
-          throw error;
+      ? await startPgliteBridge(client, directory).catch((error: unknown) => {
+          log.warn({ event: 'database.socket_unavailable', error: errorFacts(error) });
+          return undefined;
         })
       : undefined;
     const db = drizzlePglite({ client, schema });
