@@ -10,7 +10,7 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   // gzip responses from `next start` (on by default; explicit because the budgets rely on it).
   compress: true,
-  serverExternalPackages: ['@electric-sql/pglite', 'pino'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pino', 'prom-client'],
   // An enquiry is at most ~6 KB of text; refuse larger server-action bodies early.
   experimental: { serverActions: { bodySizeLimit: '64kb' } },
   compiler: {

@@ -5,12 +5,12 @@
  *   delete --email <address>  erase one person's enquiries and their notification jobs
  *   retry                     re-queue failed notification e-mails
  *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365)
- * Uses the site's configuration (DATABASE_URL, or PGlite in DATA_DIR: stop the site first, PGlite
- * allows one process). Runs under tsx with the `react-server` condition, so the server modules'
+ * Uses the site's configuration (DATABASE_URL, or PGlite in DATA_DIR: through the running site's
+ * Unix socket when it runs, since PGlite allows one process). Runs under tsx with the `react-server` condition, so the server modules'
  * `import 'server-only'` resolves to its empty server build.
  */
 import { Command, Option } from 'commander';
-import { getDatabase, type Database } from '@/server/db';
+import { openDatabase, type Database } from '@/server/db/client';
 import { getEnv } from '@/server/env';
 import {
   deleteLeadsByEmail,
@@ -20,9 +20,19 @@ import {
   retryFailedNotifications,
 } from '@/server/leads/operations';
 
+/**
+ * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in
+ * DATA_DIR is used when it answers (the site keeps PGlite), else PGlite is opened here.
+ */
 async function withDatabase(task: (database: Database) => Promise<void>): Promise<void> {
-  const database = await getDatabase();
+  const env = getEnv();
+  const database = await openDatabase({
+    url: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    preferRunningSite: true,
+  });
   try {
+    await database.migrate();
     await task(database);
   } finally {
     await database.close();
@@ -39,9 +49,18 @@ program
     withDatabase(async ({ db }) => {
       const rows = await listLeads(db, options.limit);
       for (const row of rows) {
-        const delivery = row.delivery === 'failed' ? `failed (${row.lastError ?? 'unknown'})` : row.delivery;
+        const delivery =
+          row.delivery === 'failed' ? `failed (${row.lastError ?? 'unknown'})` : row.delivery;
         console.log(
-          [row.reference, row.createdAt.toISOString(), `${row.firstName} ${row.lastName}`, row.email, row.organization, row.subject, delivery].join('\t'),
+          [
+            row.reference,
+            row.createdAt.toISOString(),
+            `${row.firstName} ${row.lastName}`,
+            row.email,
+            row.organization,
+            row.subject,
+            delivery,
+          ].join('\t'),
         );
       }
       console.error(`${rows.length} enquir${rows.length === 1 ? 'y' : 'ies'}`);
@@ -51,7 +70,9 @@ program
 program
   .command('export')
   .description('write every enquiry to stdout')
-  .addOption(new Option('--format <format>', 'output format').choices(['csv']).makeOptionMandatory())
+  .addOption(
+    new Option('--format <format>', 'output format').choices(['csv']).makeOptionMandatory(),
+  )
   .action(() =>
     withDatabase(async ({ db }) => {
       process.stdout.write(await exportLeadsCsv(db));

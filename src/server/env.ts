@@ -6,7 +6,16 @@ const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 const positiveInt = (fallback: number) =>
-  z.preprocess((value) => (value === '' || value === undefined ? fallback : value), z.coerce.number().int().positive());
+  z.preprocess(
+    (value) => (value === '' || value === undefined ? fallback : value),
+    z.coerce.number().int().positive(),
+  );
+
+const positiveNumber = (fallback: number) =>
+  z.preprocess(
+    (value) => (value === '' || value === undefined ? fallback : value),
+    z.coerce.number().positive(),
+  );
 
 /**
  * The environment variables of the enquiry pipeline (documented in `.env.example` and the README).
@@ -16,7 +25,10 @@ const positiveInt = (fallback: number) =>
 const envSchema = z
   .object({
     DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/ })),
-    DATA_DIR: z.preprocess((value) => (value === '' ? undefined : value), z.string().default('.data')),
+    DATA_DIR: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.string().default('.data'),
+    ),
     SMTP_URL: optional(z.url({ protocol: /^smtps?$/ })),
     LEADS_TO: optional(z.string().min(3)),
     LEADS_FROM: z.preprocess(
@@ -25,14 +37,22 @@ const envSchema = z
     ),
     FORM_SECRET: optional(z.string().min(32, 'FORM_SECRET must be at least 32 characters.')),
     TRUST_PROXY: z.preprocess(
-      (value) => (value === '' || value === undefined || value === 'false' ? 0 : value === 'true' ? 1 : value),
+      (value) =>
+        value === '' || value === undefined || value === 'false' ? 0 : value === 'true' ? 1 : value,
       z.coerce.number().int().min(0).max(10),
     ),
     SITE_URL: optional(z.url()),
     LEADS_RETENTION_DAYS: positiveInt(365),
     RATE_LIMIT_MAX: positiveInt(5),
     RATE_LIMIT_WINDOW_MINUTES: positiveInt(10),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Delivery alarm threshold (issue 10, item 7); fractional values allowed (tests use seconds). */
+    DELIVERY_ALERT_MINUTES: positiveNumber(15),
+    /** How often the delivery monitor checks the outbox (s). */
+    DELIVERY_CHECK_SECONDS: positiveNumber(30),
+    METRICS_TOKEN: optional(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters.')),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
   })
   .refine((env) => !env.SMTP_URL || env.LEADS_TO, {
     message: 'LEADS_TO is required when SMTP_URL is set.',
@@ -52,7 +72,9 @@ export function getEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (cached && source === process.env) return cached;
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new Error(`Invalid environment: ${problems.join('; ')}`);
   }
   if (source === process.env) cached = parsed.data;

@@ -1,23 +1,44 @@
 import 'server-only';
-import { sql } from 'drizzle-orm';
+import {
+  assessDelivery,
+  type DeliveryAssessment,
+  type DeliverySummary,
+} from '@/lib/delivery-alarm';
 import { getDatabase } from './db';
+import { readDeliverySummary } from './delivery/summary';
+import { getEnv } from './env';
 import { errorFacts, log } from './log';
 
 /** How long the database may take to answer a health probe (ms). */
 const PROBE_TIMEOUT_MS = 2_000;
 
-/** Whether the database answers `SELECT 1` within 2 s. Never throws. */
-export async function checkHealth(): Promise<boolean> {
+/** Readiness: whether the database answers, and if so the delivery summary and its verdict. */
+export type Readiness =
+  { ready: false } | { ready: true; delivery: DeliverySummary; assessment: DeliveryAssessment };
+
+/**
+ * Probes the database by reading the delivery summary (within 2 s) and judges it against
+ * DELIVERY_ALERT_MINUTES (issue 10, item 7). Never throws: a database that does not answer in
+ * time is `{ ready: false }` (logged).
+ */
+export async function checkReadiness(): Promise<Readiness> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('Health probe timed out')), PROBE_TIMEOUT_MS);
   });
   try {
-    await Promise.race([getDatabase().then(({ db }) => db.execute(sql`SELECT 1`)), timeout]);
-    return true;
+    const delivery = await Promise.race([
+      getDatabase().then(({ db }) => readDeliverySummary(db)),
+      timeout,
+    ]);
+    return {
+      ready: true,
+      delivery,
+      assessment: assessDelivery(delivery, getEnv().DELIVERY_ALERT_MINUTES * 60),
+    };
   } catch (error) {
     log.warn({ event: 'health.failed', error: errorFacts(error) });
-    return false;
+    return { ready: false };
   } finally {
     clearTimeout(timer);
   }

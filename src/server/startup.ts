@@ -1,34 +1,78 @@
 import 'server-only';
-import { getDatabase } from './db';
-import { getEnv } from './env';
+import { retryWithBackoff } from '@/lib/retry';
+import { closeDatabase, getDatabase, type Database } from './db';
+import { startDeliveryMonitor, type DeliveryMonitor } from './delivery/monitor';
+import { getEnv, type Env } from './env';
 import { installPeerAddressHeader } from './http/peer-address';
 import { errorFacts, log } from './log';
 import { purgeExpired } from './leads/operations';
-import { startOutboxWorker } from './outbox/runtime';
+import { startOutboxWorker, stopOutboxWorker } from './outbox/runtime';
+import { installGracefulShutdown } from './shutdown';
+
+/** Waits between attempts to reach the database at start: 1 s doubling, at most 30 s (ms). */
+const CONNECT_RETRY = { baseMs: 1_000, maxMs: 30_000 };
+const DAY_MS = 86_400_000;
 
 /**
- * Runs once when the server starts (from `instrumentation.ts`): validates the environment, opens
- * and migrates the database (PGlite's first open takes a second or two, better here than on the
- * first enquiry), starts the outbox worker, and purges enquiries past LEADS_RETENTION_DAYS now and
- * daily.
- * @throws when the environment is invalid (the server should not run misconfigured). A database
- * that is down is only logged: pages still serve, `/api/health` reports 503, and the next use
- * tries again.
+ * Runs once when the server starts (from `instrumentation.ts`): validates the environment, installs
+ * the graceful shutdown, opens and migrates the database (PGlite's first open takes a second or
+ * two, better here than on the first enquiry), then starts the outbox worker, the delivery monitor
+ * and the purge of enquiries past LEADS_RETENTION_DAYS (now and daily).
+ * A database that is down is retried in the background with capped backoff (1 s doubling to 30 s,
+ * each failure logged as `database.unavailable`) and the rest starts once it answers, without a
+ * restart (issue 10, item 6); meanwhile pages serve, the form says it could not save and
+ * `/api/health` answers 503.
+ * @throws when the environment is invalid (the server should not run misconfigured).
  */
 export async function startServer(): Promise<void> {
   const env = getEnv();
   installPeerAddressHeader();
-  try {
-    const database = await getDatabase();
-    log.info({ event: 'database.ready', kind: database.kind });
-    startOutboxWorker(database, env);
-    const purge = () =>
-      purgeExpired(database.db, env.LEADS_RETENTION_DAYS)
-        .then((count) => log.info({ event: 'leads.purged', count }))
-        .catch((error: unknown) => log.error({ event: 'leads.purge_failed', error: errorFacts(error) }));
-    void purge();
-    setInterval(purge, 86_400_000).unref();
-  } catch (error) {
-    log.error({ event: 'database.unavailable', error: errorFacts(error) }, 'Database unavailable at start');
-  }
+  const connecting = new AbortController();
+  const started: { monitor?: DeliveryMonitor; purge?: NodeJS.Timeout } = {};
+
+  installGracefulShutdown(async () => {
+    connecting.abort();
+    started.monitor?.stop();
+    clearInterval(started.purge);
+    await stopOutboxWorker();
+    await closeDatabase();
+  });
+
+  const ready = retryWithBackoff(getDatabase, {
+    ...CONNECT_RETRY,
+    signal: connecting.signal,
+    onFailure: (error, attempt, delayMs) =>
+      log.error(
+        { event: 'database.unavailable', attempt, retryInMs: delayMs, error: errorFacts(error) },
+        'Database unavailable at start, retrying',
+      ),
+  }).then((database) => {
+    if (database && !connecting.signal.aborted)
+      Object.assign(started, startDatabaseWork(database, env));
+  });
+  // The first attempt is awaited (the server answers with the database warm); retries are not.
+  await Promise.race([ready, getDatabase().catch(() => undefined)]);
+}
+
+/** Starts what needs the database: the outbox worker, the delivery monitor and the daily purge. */
+function startDatabaseWork(
+  database: Database,
+  env: Env,
+): { monitor: DeliveryMonitor; purge: NodeJS.Timeout } {
+  log.info({ event: 'database.ready', kind: database.kind });
+  startOutboxWorker(database, env);
+  const monitor = startDeliveryMonitor(database.db, {
+    intervalMs: env.DELIVERY_CHECK_SECONDS * 1_000,
+    alertSeconds: env.DELIVERY_ALERT_MINUTES * 60,
+  });
+  const purge = () =>
+    purgeExpired(database.db, env.LEADS_RETENTION_DAYS)
+      .then((count) => log.info({ event: 'leads.purged', count }))
+      .catch((error: unknown) =>
+        log.error({ event: 'leads.purge_failed', error: errorFacts(error) }),
+      );
+  void purge();
+  const timer = setInterval(purge, DAY_MS);
+  timer.unref();
+  return { monitor, purge: timer };
 }

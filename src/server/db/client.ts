@@ -9,8 +9,9 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import lockfile from 'proper-lockfile';
-import { Pool } from 'pg';
+import { Pool, type PoolConfig } from 'pg';
 import { errorFacts, log } from '../log';
+import { bridgeDirectory, startPgliteBridge } from './pglite-bridge';
 import { schema } from './schema';
 
 /** A Drizzle database over either driver; queries are written once against this type. */
@@ -39,29 +40,58 @@ export type OpenOptions = {
   migrationsFolder?: string;
   /** Connections in the PostgreSQL pool (default 10). */
   poolSize?: number;
+  /**
+   * PGlite only, for the site's server process: serve the database to local clients (the `leads`
+   * CLI) on a Unix socket in `dataDir` while it is open (`startPgliteBridge`).
+   */
+  serveLocalClients?: boolean;
+  /**
+   * PGlite only, for the `leads` CLI: when the running site serves `dataDir` on its socket, use
+   * it through `pg` (one connection) instead of opening PGlite, which the site holds.
+   */
+  preferRunningSite?: boolean;
 };
 
 /**
  * Opens the database: PostgreSQL when `url` is set, else PGlite in `dataDir`.
  * PGlite must never be opened by two processes at once (it corrupts the directory), so the
  * directory is locked first; a second opener waits up to 15 s, then fails with an error saying
- * which directory is busy.
+ * which directory is busy. With `serveLocalClients` the opener shares it on a Unix socket, and an
+ * opener with `preferRunningSite` uses that socket when it answers (issue 10, item 4).
  * @throws when the server is unreachable or the PGlite directory is locked by another process.
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const migrationsFolder = options.migrationsFolder ?? defaultMigrationsFolder();
-  return options.url
-    ? openPostgres(options.url, migrationsFolder, options.poolSize ?? 10)
-    : openPglite(options.dataDir, migrationsFolder);
+  if (options.url)
+    return openPostgres(
+      { connectionString: options.url, max: options.poolSize ?? 10 },
+      migrationsFolder,
+    );
+  if (options.preferRunningSite) {
+    // The site's socket (a stale file or none refuses the connection: then open PGlite here).
+    const viaSite = await openPostgres(
+      { host: bridgeDirectory(options.dataDir), user: 'postgres', database: 'postgres', max: 1 },
+      migrationsFolder,
+    ).catch(() => undefined);
+    if (viaSite) return { ...viaSite, kind: 'pglite' };
+  }
+  return openPglite(options.dataDir, migrationsFolder, options.serveLocalClients ?? false);
 }
 
-async function openPostgres(url: string, migrationsFolder: string, max: number): Promise<Database> {
-  const pool = new Pool({ connectionString: url, max });
+async function openPostgres(config: PoolConfig, migrationsFolder: string): Promise<Database> {
+  const pool = new Pool(config);
   // An idle connection dropped by the server (restart, failover, terminated backend) emits 'error'
   // on the pool; unhandled, it would crash the process. The pool replaces the client by itself.
-  pool.on('error', (error) => log.warn({ event: 'database.idle_client_error', error: errorFacts(error) }));
+  pool.on('error', (error) =>
+    log.warn({ event: 'database.idle_client_error', error: errorFacts(error) }),
+  );
   const db = drizzlePg({ client: pool, schema });
-  await pool.query('SELECT 1');
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
   return {
     db,
     kind: 'postgres',
@@ -83,7 +113,11 @@ async function openPostgres(url: string, migrationsFolder: string, max: number):
   };
 }
 
-async function openPglite(dataDir: string, migrationsFolder: string): Promise<Database> {
+async function openPglite(
+  dataDir: string,
+  migrationsFolder: string,
+  serve: boolean,
+): Promise<Database> {
   const directory = path.resolve(dataDir);
   await mkdir(directory, { recursive: true });
   // The lock is refreshed every 2 s; one left by a killed process goes stale after 10 s, so an
@@ -104,6 +138,14 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Da
     });
   try {
     const client = await PGlite.create(path.join(directory, 'pglite'));
+    // Without the socket (e.g. a path over the 107-byte limit) the site still runs; the CLI then
+    // finds the directory locked and says so.
+    const bridge = serve
+      ? await startPgliteBridge(client, directory).catch((error: unknown) => {
+          log.warn({ event: 'database.socket_unavailable', error: errorFacts(error) });
+          return undefined;
+        })
+      : undefined;
     const db = drizzlePglite({ client, schema });
     return {
       db,
@@ -117,6 +159,7 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Da
         }
       },
       async close() {
+        await bridge?.close();
         await client.close();
         await release();
       },

@@ -29,7 +29,9 @@ for (const backend of backends) {
         ),
       );
       expect(states.every((state) => state.status === 'accepted')).toBe(true);
-      expect(new Set(states.map((state) => state.status === 'accepted' && state.reference)).size).toBe(100);
+      expect(
+        new Set(states.map((state) => state.status === 'accepted' && state.reference)).size,
+      ).toBe(100);
       expect((await database.db.select({ n: count() }).from(leads))[0]!.n).toBe(100);
       expect((await database.db.select({ n: count() }).from(outbox))[0]!.n).toBe(100);
     });
@@ -38,33 +40,36 @@ for (const backend of backends) {
 
 const postgres = backends.find((backend) => backend.kind === 'postgres')!;
 
-describe.skipIf(postgres.skipReason)(backendTitle('two outbox workers on one database', postgres), () => {
-  let database: TestDatabase;
-  let second: Database;
-  let smtp: TestSmtpServer;
-  beforeAll(async () => {
-    database = await openTestDatabase('postgres');
-    second = await openSecondHandle(database.url!);
-    smtp = await startSmtpServer();
-  });
-  afterAll(async () => {
-    await smtp?.close();
-    await second?.close();
-    await database?.dispose();
-  });
+describe.skipIf(postgres.skipReason)(
+  backendTitle('two outbox workers on one database', postgres),
+  () => {
+    let database: TestDatabase;
+    let second: Database;
+    let smtp: TestSmtpServer;
+    beforeAll(async () => {
+      database = await openTestDatabase('postgres');
+      second = await openSecondHandle(database.url!);
+      smtp = await startSmtpServer();
+    });
+    afterAll(async () => {
+      await smtp?.close();
+      await second?.close();
+      await database?.dispose();
+    });
 
-  it('sends each job exactly once', async () => {
-    for (let i = 0; i < 60; i++) {
-      await submitEnquiry(formData({ subject: `Job ${i}` }), request(), deps(database.db));
-    }
-    const [first, other] = [testWorker(database.db, smtp.url), testWorker(second.db, smtp.url)];
-    const handled = await Promise.all([first.drain(), other.drain()]);
-    expect(handled[0] + handled[1]).toBe(60);
-    expect(handled[0]).toBeGreaterThan(0);
-    expect(handled[1]).toBeGreaterThan(0);
-    expect(smtp.received).toHaveLength(60);
-    expect(new Set(smtp.received.map((mail) => mail.parsed.messageId)).size).toBe(60);
-    const jobs = await database.db.select().from(outbox);
-    expect(jobs.every((job) => job.status === 'sent' && job.attempts === 1)).toBe(true);
-  });
-});
+    it('sends each job exactly once', async () => {
+      for (let i = 0; i < 60; i++) {
+        await submitEnquiry(formData({ subject: `Job ${i}` }), request(), deps(database.db));
+      }
+      const [first, other] = [testWorker(database.db, smtp.url), testWorker(second.db, smtp.url)];
+      const handled = await Promise.all([first.drain(), other.drain()]);
+      expect(handled[0] + handled[1]).toBe(60);
+      expect(handled[0]).toBeGreaterThan(0);
+      expect(handled[1]).toBeGreaterThan(0);
+      expect(smtp.received).toHaveLength(60);
+      expect(new Set(smtp.received.map((mail) => mail.parsed.messageId)).size).toBe(60);
+      const jobs = await database.db.select().from(outbox);
+      expect(jobs.every((job) => job.status === 'sent' && job.attempts === 1)).toBe(true);
+    });
+  },
+);

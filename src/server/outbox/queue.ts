@@ -15,12 +15,22 @@ const at = (msFromNow: number) => sql`now() + ${msFromNow} * interval '1 millise
  * `FOR UPDATE SKIP LOCKED`, so concurrent workers on several instances never claim the same job.
  * A claim lasts `leaseMs`.
  */
-export async function claimJobs(db: Db, limit: number, leaseMs: number, dueBy: Date): Promise<ClaimedJob[]> {
+export async function claimJobs(
+  db: Db,
+  limit: number,
+  leaseMs: number,
+  dueBy: Date,
+): Promise<ClaimedJob[]> {
   return db.transaction(async (tx) => {
     const due = tx
       .select({ id: outbox.id })
       .from(outbox)
-      .where(and(inArray(outbox.status, ['pending', 'sending']), lte(outbox.nextAttemptAt, sql`least(now(), ${dueBy.toISOString()}::timestamptz)`)))
+      .where(
+        and(
+          inArray(outbox.status, ['pending', 'sending']),
+          lte(outbox.nextAttemptAt, sql`least(now(), ${dueBy.toISOString()}::timestamptz)`),
+        ),
+      )
       .orderBy(outbox.nextAttemptAt)
       .limit(limit)
       .for('update', { skipLocked: true });
@@ -79,4 +89,15 @@ export async function requeueFailed(db: Db): Promise<number> {
     .where(eq(outbox.status, 'failed'))
     .returning({ id: outbox.id });
   return rows.length;
+}
+
+/**
+ * Hands a claimed job back unsent (the worker is shutting down): pending, due now, its attempt
+ * not counted, so this or another instance takes it at once instead of after the lease.
+ */
+export async function releaseClaim(db: Db, id: string): Promise<void> {
+  await db
+    .update(outbox)
+    .set({ status: 'pending', attempts: sql`${outbox.attempts} - 1`, nextAttemptAt: sql`now()` })
+    .where(and(eq(outbox.id, id), eq(outbox.status, 'sending')));
 }

@@ -16,7 +16,10 @@ export function startOutboxWorker(database: Database, env: Env): void {
   if (holder.__nirmayaOutboxWorker !== undefined) return;
   if (!env.SMTP_URL || !env.LEADS_TO) {
     holder.__nirmayaOutboxWorker = null;
-    log.warn({ event: 'email.disabled' }, 'SMTP_URL is not set: enquiries are stored but not e-mailed');
+    log.warn(
+      { event: 'email.disabled' },
+      'SMTP_URL is not set: enquiries are stored but not e-mailed',
+    );
     return;
   }
   const worker = createOutboxWorker(database.db, createSmtpSender(env.SMTP_URL), {
@@ -31,4 +34,14 @@ export function startOutboxWorker(database: Database, env: Env): void {
 /** Wakes the worker after an enquiry is stored (no-op when e-mail is off or not started). */
 export function nudgeOutboxWorker(): void {
   holder.__nirmayaOutboxWorker?.nudge();
+}
+
+/**
+ * Stops this process's outbox worker for good (graceful shutdown): no more claims, the send in
+ * progress finishes, the other claimed jobs go back to the queue. No-op when none runs.
+ */
+export async function stopOutboxWorker(): Promise<void> {
+  const worker = holder.__nirmayaOutboxWorker;
+  holder.__nirmayaOutboxWorker = null;
+  await worker?.stop();
 }

@@ -1,9 +1,11 @@
 import 'server-only';
+import { retryDelay } from '@/lib/retry';
 import type { Db } from '../db';
 import { buildNotification, type NotificationAddresses } from '../email/notification';
 import { isPermanentFailure, type SendMail } from '../email/transport';
 import { errorFacts, log } from '../log';
-import { claimJobs, markFailed, markRetry, markSent, type ClaimedJob } from './queue';
+import { countNotification } from '../metrics';
+import { claimJobs, markFailed, markRetry, markSent, releaseClaim, type ClaimedJob } from './queue';
 
 /** Retry policy and pacing of the worker (all times in ms). */
 export type WorkerOptions = {
@@ -28,14 +30,13 @@ export type OutboxWorker = {
   nudge(): void;
   /** Starts polling every `pollMs`. */
   start(): void;
-  /** Stops polling and waits for the current round. */
+  /**
+   * Stops for good (graceful shutdown, issue 10 item 5): claims nothing more, lets the send in
+   * progress finish and hands the round's other claimed jobs back (due at once, attempt not
+   * counted); resolves once the round has ended.
+   */
   stop(): Promise<void>;
 };
-
-/** Backoff before attempt `attempts + 1`: `base * 2^(attempts - 1)`, capped at `max`. */
-export function retryDelay(attempts: number, baseMs: number, maxMs: number): number {
-  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), maxMs);
-}
 
 /**
  * The outbox worker: claims due notification jobs, e-mails them with `send`, and records the
@@ -61,19 +62,34 @@ export function createOutboxWorker(
   let running: Promise<number> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
 
   async function deliver(job: ClaimedJob): Promise<void> {
     try {
       await send(buildNotification(job.lead, addresses));
       await markSent(db, job.id);
-      log.info({ event: 'notification.sent', job: job.id, reference: job.lead.reference, attempts: job.attempts });
+      countNotification('sent');
+      log.info({
+        event: 'notification.sent',
+        job: job.id,
+        reference: job.lead.reference,
+        attempts: job.attempts,
+      });
     } catch (error) {
       const facts = errorFacts(error);
       const summary = `${facts.type}${facts.code ? ` ${facts.code}` : ''}${facts.responseCode ? ` ${facts.responseCode}` : ''}`;
       const permanent = isPermanentFailure(error) || job.attempts >= maxAttempts;
       if (permanent) await markFailed(db, job.id, summary);
       else await markRetry(db, job.id, retryDelay(job.attempts, baseDelayMs, maxDelayMs), summary);
-      log.warn({ event: 'notification.failed', job: job.id, reference: job.lead.reference, attempts: job.attempts, permanent, error: facts });
+      countNotification(permanent ? 'failed' : 'retried');
+      log.warn({
+        event: 'notification.failed',
+        job: job.id,
+        reference: job.lead.reference,
+        attempts: job.attempts,
+        permanent,
+        error: facts,
+      });
     }
   }
 
@@ -82,12 +98,18 @@ export function createOutboxWorker(
     // +1 ms: the database keeps microseconds, so a job queued in this very millisecond is due too.
     const dueBy = new Date(Date.now() + 1);
     let handled = 0;
-    for (;;) {
+    while (!stopped) {
       const jobs = await claimJobs(db, batchSize, leaseMs, dueBy);
       if (jobs.length === 0) return handled;
-      for (const job of jobs) await deliver(job);
-      handled += jobs.length;
+      for (const job of jobs) {
+        if (stopped) await releaseClaim(db, job.id);
+        else {
+          await deliver(job);
+          handled += 1;
+        }
+      }
     }
+    return handled;
   }
 
   function drain(): Promise<number> {
@@ -100,7 +122,7 @@ export function createOutboxWorker(
       do {
         again = false;
         handled += await round();
-      } while (again);
+      } while (again && !stopped);
       return handled;
     })().finally(() => {
       running = undefined;
@@ -109,7 +131,9 @@ export function createOutboxWorker(
   }
 
   const safeDrain = () =>
-    void drain().catch((error: unknown) => log.error({ event: 'outbox.error', error: errorFacts(error) }));
+    void drain().catch((error: unknown) =>
+      log.error({ event: 'outbox.error', error: errorFacts(error) }),
+    );
 
   return {
     drain,
@@ -120,6 +144,7 @@ export function createOutboxWorker(
       safeDrain();
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
       timer = undefined;
       await running?.catch(() => undefined);

@@ -39,9 +39,13 @@ export async function freePort(): Promise<number> {
 
 /**
  * A real SMTP server (the `smtp-server` package) in this process, requiring AUTH PLAIN/LOGIN with
- * `user`/`secret`, recording every message it accepts. Starts stopped when `listening` is false.
+ * `user`/`secret`, recording every message it accepts. Starts stopped when `listening` is false;
+ * with `delayMs`, takes that long (ms) to accept each message (a slow mail server).
  */
-export async function startSmtpServer({ listening = true } = {}): Promise<TestSmtpServer> {
+export async function startSmtpServer({
+  listening = true,
+  delayMs = 0,
+} = {}): Promise<TestSmtpServer> {
   const port = await freePort();
   const received: ReceivedMail[] = [];
   let refusal: Refusal | null = null;
@@ -54,11 +58,13 @@ export async function startSmtpServer({ listening = true } = {}): Promise<TestSm
       allowInsecureAuth: true,
       logger: false,
       onAuth(auth, _session, callback) {
-        if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) callback(null, { user: auth.username });
+        if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD)
+          callback(null, { user: auth.username });
         else callback(Object.assign(new Error('Invalid credentials'), { responseCode: 535 }));
       },
       onRcptTo(_address, _session, callback) {
-        if (refusal) callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+        if (refusal)
+          callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         else callback();
       },
       onData(stream, session, callback) {
@@ -66,8 +72,11 @@ export async function startSmtpServer({ listening = true } = {}): Promise<TestSm
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
-          PostalMime.parse(raw)
-            .then((parsed) => {
+          Promise.all([
+            PostalMime.parse(raw),
+            new Promise((resolve) => setTimeout(resolve, delayMs)),
+          ])
+            .then(([parsed]) => {
               received.push({
                 envelope: {
                   from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',

@@ -1,12 +1,23 @@
-import { checkHealth } from '@/server/health';
+import { checkReadiness } from '@/server/health';
 
 export const dynamic = 'force-dynamic';
 
-/** Readiness: 200 `{ status: "ok" }` when the database answers, 503 `{ status: "unavailable" }` otherwise. */
+/**
+ * Readiness: 503 `{ status: "unavailable" }` when the database does not answer; otherwise 200 with
+ * `status` `ok` or `degraded` (delivery stalled or failed, with `reasons`) and the delivery summary
+ * (`pending`, `oldestPendingSeconds`, `failed`, `quarantined`), issue 10 item 7.
+ */
 export async function GET(): Promise<Response> {
-  const healthy = await checkHealth();
+  const readiness = await checkReadiness();
+  const headers = { 'Cache-Control': 'no-store' };
+  if (!readiness.ready) return Response.json({ status: 'unavailable' }, { status: 503, headers });
+  const { assessment, delivery } = readiness;
   return Response.json(
-    { status: healthy ? 'ok' : 'unavailable' },
-    { status: healthy ? 200 : 503, headers: { 'Cache-Control': 'no-store' } },
+    {
+      status: assessment.status,
+      ...(assessment.reasons.length > 0 ? { reasons: assessment.reasons } : {}),
+      delivery,
+    },
+    { headers },
   );
 }

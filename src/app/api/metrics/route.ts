@@ -1,0 +1,27 @@
+import { hasBearerToken } from '@/lib/security/bearer-token';
+import { getDatabase } from '@/server/db';
+import { readDeliverySummary } from '@/server/delivery/summary';
+import { getEnv } from '@/server/env';
+import { renderMetrics } from '@/server/metrics';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * Prometheus metrics (issue 10, item 7), only for `Authorization: Bearer $METRICS_TOKEN`: 404 when
+ * METRICS_TOKEN is unset (the route does not exist), 401 for a missing or wrong token. The
+ * delivery gauges are left out when the database does not answer.
+ */
+export async function GET(request: Request): Promise<Response> {
+  const token = getEnv().METRICS_TOKEN;
+  if (!token) return new Response('Not Found', { status: 404 });
+  if (!hasBearerToken(request.headers.get('authorization'), token)) {
+    return new Response('Unauthorized', { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } });
+  }
+  const summary = await getDatabase()
+    .then(({ db }) => readDeliverySummary(db))
+    .catch(() => undefined);
+  const { body, contentType } = await renderMetrics(summary);
+  return new Response(body, {
+    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' },
+  });
+}

@@ -1,0 +1,58 @@
+import '../test-support/quiet-logs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outbox } from '../db/schema';
+import { submitEnquiry } from '../contact/submit';
+import {
+  backends,
+  backendTitle,
+  openTestDatabase,
+  type TestDatabase,
+} from '../test-support/databases';
+import { deps, formData, request, testWorker, until } from '../test-support/enquiry';
+import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason)(backendTitle('stopping the outbox worker', backend), () => {
+    let database: TestDatabase;
+    let smtp: TestSmtpServer;
+    beforeAll(async () => {
+      database = await openTestDatabase(backend.kind);
+      smtp = await startSmtpServer({ delayMs: 500 });
+    });
+    afterAll(async () => {
+      await smtp?.close();
+      await database?.dispose();
+    });
+
+    it('finishes the send in progress, hands the other claims back at once, and a restart sends each once', async () => {
+      for (let i = 0; i < 5; i++)
+        await submitEnquiry(formData({ subject: `Stop ${i}` }), request(), deps(database.db));
+      const first = testWorker(database.db, smtp.url);
+      first.start();
+      await until(async () =>
+        (await database.db.select().from(outbox)).some((job) => job.status === 'sending'),
+      );
+      const stopping = Date.now();
+      await first.stop();
+      const stoppedAfter = Date.now() - stopping;
+      const jobs = await database.db.select().from(outbox);
+      const sent = jobs.filter((job) => job.status === 'sent').length;
+      expect(jobs.filter((job) => job.status === 'sending')).toHaveLength(0);
+      const handedBack = jobs.filter((job) => job.status === 'pending');
+      expect(
+        handedBack.every((job) => job.attempts === 0 && job.nextAttemptAt.getTime() <= Date.now()),
+      ).toBe(true);
+      expect(smtp.received).toHaveLength(sent);
+
+      const second = testWorker(database.db, smtp.url);
+      await second.drain();
+      const ids = smtp.received.map((mail) => mail.parsed.messageId);
+      console.log(
+        `worker stop [${backend.kind}]: stopped after ${stoppedAfter} ms with ${sent} sent and ${handedBack.length} handed back; after restart ${ids.length} e-mails, ${new Set(ids).size} distinct`,
+      );
+      expect(stoppedAfter).toBeLessThan(5_000);
+      expect(ids).toHaveLength(5);
+      expect(new Set(ids).size).toBe(5);
+    });
+  });
+}

@@ -1,0 +1,97 @@
+import '@/server/test-support/quiet-logs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '@/server/test-support/enquiry';
+import { startSmtpServer } from '@/server/test-support/smtp';
+import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
+import { seedSiteData, type SiteData } from './support/site-data';
+
+const METRICS_TOKEN = 'metrics-token-for-the-alarm-test';
+/** The alarm threshold, set low: DELIVERY_ALERT_MINUTES takes fractions (0.05 min = 3 s). */
+const ALERT_MINUTES = '0.05';
+
+const health = async (server: ProductionServer) =>
+  (await (await fetch(`${server.url}/api/health`)).json()) as {
+    status: string;
+    reasons?: string[];
+    delivery: {
+      pending: number;
+      oldestPendingSeconds: number;
+      failed: number;
+      quarantined: number;
+    };
+  };
+
+const scrape = async (server: ProductionServer, token = METRICS_TOKEN) =>
+  fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${token}` } });
+
+const metric = (body: string, name: string) =>
+  Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(body)?.[1]);
+
+// Issue 10, item 7: the mail server refuses for longer than the alarm threshold, then accepts.
+describe('delivery alarm', () => {
+  let data: SiteData | undefined;
+  let server: ProductionServer | undefined;
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await data?.dispose();
+  });
+
+  it('turns health degraded and logs one delivery.stalled, metrics show the backlog; recovery clears it', async () => {
+    data = await seedSiteData('pglite', 1);
+    const smtp = await startSmtpServer();
+    smtp.refuse({ code: 451, message: 'Mailbox temporarily unavailable' });
+    server = await startProductionServer({
+      env: {
+        ...data.env,
+        SMTP_URL: smtp.url,
+        METRICS_TOKEN,
+        DELIVERY_ALERT_MINUTES: ALERT_MINUTES,
+        DELIVERY_CHECK_SECONDS: '0.5',
+      },
+    });
+    const events = (event: string) =>
+      logLines(server!.output()).filter((line) => line.event === event);
+
+    await until(async () => (await health(server!)).status === 'degraded', 30_000);
+    const degraded = await health(server);
+    expect(degraded.reasons).toEqual([
+      expect.stringMatching(/^oldest pending notification is \d+ s old \(alert after 3 s\)$/),
+    ]);
+    expect(degraded.delivery).toMatchObject({ pending: 1, failed: 0, quarantined: 0 });
+    await until(async () => events('delivery.stalled').length === 1, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // four more checks: still one line
+    expect(events('delivery.stalled')).toHaveLength(1);
+    expect(events('delivery.stalled')[0]).toMatchObject({ level: 50, pending: 1 });
+
+    expect((await fetch(`${server.url}/api/metrics`)).status).toBe(401);
+    expect((await scrape(server, 'metrics-token-for-the-alarm-tesT')).status).toBe(401);
+    const stalled = await (await scrape(server)).text();
+    expect(metric(stalled, 'nirmaya_delivery_jobs{state="pending"}')).toBe(1);
+    expect(metric(stalled, 'nirmaya_delivery_oldest_pending_seconds')).toBeGreaterThan(3);
+    expect(
+      metric(stalled, 'nirmaya_notifications_total{outcome="retried"}'),
+    ).toBeGreaterThanOrEqual(1);
+
+    const acceptedAt = Date.now();
+    smtp.refuse(null);
+    // The job's next attempt is 30 s after the refusal (the worker's backoff).
+    await until(
+      async () => smtp.received.length === 1 && (await health(server!)).status === 'ok',
+      60_000,
+    );
+    await until(async () => events('delivery.recovered').length === 1, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(events('delivery.recovered')).toHaveLength(1);
+    expect(events('delivery.stalled')).toHaveLength(1);
+    const recovered = await (await scrape(server)).text();
+    expect(metric(recovered, 'nirmaya_delivery_jobs{state="pending"}')).toBe(0);
+    expect(metric(recovered, 'nirmaya_notifications_total{outcome="sent"}')).toBe(1);
+    console.log(
+      `alarm: degraded at an oldest pending age of ${degraded.delivery.oldestPendingSeconds} s (threshold 3 s), ` +
+        `${events('delivery.stalled').length} delivery.stalled line; delivered and recovered ` +
+        `${Date.now() - acceptedAt} ms after the mail server accepted again; ${events('delivery.recovered').length} delivery.recovered line`,
+    );
+    await server.stop();
+    await smtp.close();
+  });
+});
