@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Db } from '../db';
-import { buildNotification, type NotificationAddresses } from '../email/notification';
-import { isPermanentFailure, type SendMail } from '../email/transport';
+import type { OutboxChannel } from '../db/schema';
 import { errorFacts, log } from '../log';
+import { asDeliveryFailure, type ChannelSenders } from './delivery';
 import { claimJobs, markFailed, markRetry, markSent, type ClaimedJob } from './queue';
 
 /** Retry policy and pacing of the worker (all times in ms). */
@@ -38,18 +38,14 @@ export function retryDelay(attempts: number, baseMs: number, maxMs: number): num
 }
 
 /**
- * The outbox worker: claims due notification jobs, e-mails them with `send`, and records the
- * outcome. Temporary failures (connection errors, 4xx) are retried with exponential backoff;
- * permanent ones (5xx) and jobs out of attempts are marked failed and stay visible.
+ * The outbox worker: claims due jobs of the channels it has `senders` for (e-mail, webhook), sends
+ * each with its channel's sender, and records the outcome. Temporary failures are retried with
+ * exponential backoff (at least the sender's `retryAfterMs`); permanent ones (as the sender judges,
+ * e.g. SMTP 5xx, HTTP 410) and jobs out of attempts are marked failed and stay visible.
  * Delivery is at-least-once: a crash between sending and recording resends after the lease, with
- * the same Message-ID.
+ * the same Message-ID or webhook-id.
  */
-export function createOutboxWorker(
-  db: Db,
-  send: SendMail,
-  addresses: NotificationAddresses,
-  options: WorkerOptions = {},
-): OutboxWorker {
+export function createOutboxWorker(db: Db, senders: ChannelSenders, options: WorkerOptions = {}): OutboxWorker {
   const {
     baseDelayMs = 30_000,
     maxDelayMs = 3_600_000,
@@ -61,31 +57,35 @@ export function createOutboxWorker(
   let running: Promise<number> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  const channels = Object.keys(senders) as OutboxChannel[];
 
   async function deliver(job: ClaimedJob): Promise<void> {
     try {
-      await send(buildNotification(job.lead, addresses));
+      await senders[job.channel]!(job);
       await markSent(db, job.id);
-      log.info({ event: 'notification.sent', job: job.id, reference: job.lead.reference, attempts: job.attempts });
+      log.info({ event: 'notification.sent', job: job.id, channel: job.channel, reference: job.lead.reference, attempts: job.attempts });
     } catch (error) {
-      const facts = errorFacts(error);
-      const summary = `${facts.type}${facts.code ? ` ${facts.code}` : ''}${facts.responseCode ? ` ${facts.responseCode}` : ''}`;
-      const permanent = isPermanentFailure(error) || job.attempts >= maxAttempts;
-      if (permanent) await markFailed(db, job.id, summary);
-      else await markRetry(db, job.id, retryDelay(job.attempts, baseDelayMs, maxDelayMs), summary);
-      log.warn({ event: 'notification.failed', job: job.id, reference: job.lead.reference, attempts: job.attempts, permanent, error: facts });
+      const failure = asDeliveryFailure(error);
+      const permanent = failure.permanent || job.attempts >= maxAttempts;
+      const delayMs = Math.max(retryDelay(job.attempts, baseDelayMs, maxDelayMs), failure.retryAfterMs);
+      if (permanent) await markFailed(db, job.id, failure.summary);
+      else await markRetry(db, job.id, delayMs, failure.summary);
+      log.warn({ event: 'notification.failed', job: job.id, channel: job.channel, reference: job.lead.reference, attempts: job.attempts, permanent, error: failure.summary });
     }
   }
 
-  /** Sends the jobs due when the round starts (a job retried during the round waits for the next). */
+  /**
+   * Sends the jobs due when the round starts (a job retried during the round waits for the next),
+   * a batch at a time, its jobs concurrently (a slow endpoint does not hold up the e-mails).
+   */
   async function round(): Promise<number> {
     // +1 ms: the database keeps microseconds, so a job queued in this very millisecond is due too.
     const dueBy = new Date(Date.now() + 1);
     let handled = 0;
     for (;;) {
-      const jobs = await claimJobs(db, batchSize, leaseMs, dueBy);
+      const jobs = await claimJobs(db, batchSize, leaseMs, dueBy, channels);
       if (jobs.length === 0) return handled;
-      for (const job of jobs) await deliver(job);
+      await Promise.all(jobs.map(deliver));
       handled += jobs.length;
     }
   }
