@@ -1,4 +1,9 @@
-import { contactFields, formTokenField, honeypotField, type ContactValues } from '@/lib/contact-schema';
+import {
+  contactFields,
+  formTokenField,
+  honeypotField,
+  type ContactValues,
+} from '@/lib/contact-schema';
 import type { Db } from '../db/client';
 import type { SubmissionDeps, SubmissionRequest } from '../contact/submit';
 import { issueFormToken } from '../contact/token';
@@ -43,7 +48,9 @@ export function formData(
 
 let clients = 0;
 /** A same-site request from a client address no other test uses (so rate limits do not mix). */
-export function request(address = `10.0.${Math.floor(++clients / 250)}.${clients % 250}`): SubmissionRequest {
+export function request(
+  address = `10.0.${Math.floor(++clients / 250)}.${clients % 250}`,
+): SubmissionRequest {
   return { origin: 'http://localhost:3000', host: 'localhost:3000', clientAddress: address };
 }
 
@@ -56,10 +63,19 @@ export function deps(db: Db, overrides: Partial<SubmissionDeps> = {}): Submissio
  * An outbox worker on `db` with millisecond backoff for tests: e-mail to `smtpUrl` (when given)
  * and webhooks signed with `webhook.secret` (when given; attempt timeout `webhook.timeoutMs`).
  */
-export function testWorker(db: Db, smtpUrl?: string, webhook?: { secret: string; timeoutMs?: number }) {
+export function testWorker(
+  db: Db,
+  smtpUrl?: string,
+  webhook?: { secret: string; timeoutMs?: number },
+) {
   const senders: ChannelSenders = {};
-  if (smtpUrl) senders.email = createEmailSender(createSmtpSender(smtpUrl), { from: LEADS_FROM, to: LEADS_TO });
-  if (webhook) senders.webhook = createWebhookSender(webhook.secret, { timeoutMs: webhook.timeoutMs });
+  if (smtpUrl)
+    senders.email = createEmailSender(createSmtpSender(smtpUrl), {
+      from: LEADS_FROM,
+      to: LEADS_TO,
+    });
+  if (webhook)
+    senders.webhook = createWebhookSender(webhook.secret, { timeoutMs: webhook.timeoutMs });
   return createOutboxWorker(db, senders, { baseDelayMs: 20, maxDelayMs: 100, pollMs: 50 });
 }
 

@@ -35,6 +35,7 @@ export function createWebhookSender(secret: string, { timeoutMs = 10_000 } = {})
         method: 'POST',
         headers: {
           'content-type': 'application/json',
+          'user-agent': 'nirmaya-site-webhooks/1',
           'webhook-id': id,
           'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
           'webhook-signature': signer.sign(id, sentAt, body),
