@@ -17,8 +17,9 @@ export type StoreResult =
 class RateLimited extends Error {}
 
 /**
- * Stores an enquiry (with where it came from) and its delivery jobs in ONE transaction (the transactional outbox): once
- * this resolves, the e-mail will be sent even if the process dies. The same `submissionId` (the
+ * Stores an enquiry (with where it came from) and its delivery jobs (e-mail, one per webhook
+ * endpoint of `meta.deliveries`) in ONE transaction (the transactional outbox): once this
+ * resolves, they will be sent even if the process dies. The same `submissionId` (the
  * form token's nonce) stored twice yields the first enquiry and no second job. The client's
  * rate-limit counter is taken in the same transaction.
  * @throws on database errors (nothing is then stored).

@@ -1,9 +1,4 @@
-import {
-  contactFields,
-  formTokenField,
-  honeypotField,
-  type ContactValues,
-} from '@/lib/contact-schema';
+import { contactFields, formTokenField, honeypotField, type ContactValues } from '@/lib/contact-schema';
 import type { Db } from '../db/client';
 import type { SubmissionDeps, SubmissionRequest } from '../contact/submit';
 import { issueFormToken } from '../contact/token';
@@ -48,9 +43,7 @@ export function formData(
 
 let clients = 0;
 /** A same-site request from a client address no other test uses (so rate limits do not mix). */
-export function request(
-  address = `10.0.${Math.floor(++clients / 250)}.${clients % 250}`,
-): SubmissionRequest {
+export function request(address = `10.0.${Math.floor(++clients / 250)}.${clients % 250}`): SubmissionRequest {
   return { origin: 'http://localhost:3000', host: 'localhost:3000', clientAddress: address };
 }
 
