@@ -140,3 +140,15 @@ test('reports the database in the health check', async ({ request }) => {
     },
   });
 });
+
+test('posts the demo request and the page the visitor came from as hidden fields (issue 12)', async ({ page }) => {
+  await page.goto('/products');
+  await page.getByRole('banner').getByRole('link', { name: 'Schedule a Demo' }).click();
+  await expect(page).toHaveURL(/\/contact-us\?subject=demo$/);
+  await expect(page.locator('input[type="hidden"][name="demoRequested"]')).toHaveValue('1');
+  await expect(page.locator('input[type="hidden"][name="sourcePage"]')).toHaveValue('/products');
+
+  await open(page);
+  await expect(page.locator('input[name="demoRequested"]')).toHaveCount(0);
+  await expect(page.locator('input[name="sourcePage"]')).toHaveCount(0);
+});

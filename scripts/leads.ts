@@ -1,9 +1,9 @@
 /**
  * Operator CLI for stored enquiries: `npm run leads -- <command>`.
- *   list [--limit n]          newest enquiries with their e-mail delivery state
+ *   list [--limit n]          newest enquiries with their delivery state per channel
  *   export --format csv       every enquiry as CSV on stdout (formula-injection safe)
  *   delete --email <address>  erase one person's enquiries and their notification jobs
- *   retry                     re-queue failed notification e-mails
+ *   retry                     re-queue failed deliveries (e-mails and webhooks)
  *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365)
  * Uses the site's configuration (DATABASE_URL, or PGlite in DATA_DIR: through the running site's
  * Unix socket when it runs, since PGlite allows one process). Runs under tsx with the `react-server` condition, so the server modules'
@@ -19,6 +19,7 @@ import {
   purgeExpired,
   retryFailedNotifications,
 } from '@/server/leads/operations';
+import { describeDeliveries } from '@/server/leads/delivery-summary';
 
 /**
  * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in
@@ -49,8 +50,7 @@ program
     withDatabase(async ({ db }) => {
       const rows = await listLeads(db, options.limit);
       for (const row of rows) {
-        const delivery =
-          row.delivery === 'failed' ? `failed (${row.lastError ?? 'unknown'})` : row.delivery;
+        const delivery = describeDeliveries(row.deliveries);
         console.log(
           [
             row.reference,
@@ -92,7 +92,7 @@ program
 
 program
   .command('retry')
-  .description('re-queue failed notification e-mails (sent by the running site)')
+  .description('re-queue failed deliveries, e-mails and webhooks (sent by the running site)')
   .action(() =>
     withDatabase(async ({ db }) => {
       console.log(`Re-queued ${await retryFailedNotifications(db)} failed notifications.`);

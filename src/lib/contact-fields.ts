@@ -39,3 +39,10 @@ export const contactLabels: Record<ContactField, string> = {
 /** Names of the form's hidden fields: the signed token and the honeypot bots fill in. */
 export const formTokenField = 'formToken';
 export const honeypotField = 'website';
+
+/**
+ * Hidden fields telling where an enquiry came from (issue 12): `1` when the visitor arrived through
+ * "Schedule a Demo", and the path on this site they came from. Checked by src/lib/enquiry-context.ts.
+ */
+export const demoRequestField = 'demoRequested';
+export const sourcePageField = 'sourcePage';

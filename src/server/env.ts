@@ -17,6 +17,33 @@ const positiveNumber = (fallback: number) =>
     z.coerce.number().positive(),
   );
 
+/** Loopback hosts, the only ones a webhook may reach over plain http (for tests). */
+const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * `WEBHOOK_URLS` (issue 12): comma-separated endpoint URLs, https only (http to a loopback host),
+ * without credentials; duplicates dropped. Unset: no webhooks.
+ */
+const webhookUrls = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? [
+          ...new Set(
+            value
+              .split(',')
+              .map((url) => url.trim())
+              .filter(Boolean),
+          ),
+        ]
+      : [],
+  z.array(
+    z.url({ protocol: /^https?$/ }).refine((url) => {
+      const { protocol, hostname, username, password } = new URL(url);
+      return !username && !password && (protocol === 'https:' || loopback.test(hostname));
+    }, 'Each WEBHOOK_URLS entry must be an https URL without credentials (http only to localhost).'),
+  ),
+);
+
 /**
  * The environment variables of the enquiry pipeline (documented in `.env.example` and the README).
  * Every variable is optional: with none set the site stores enquiries in PGlite under `./.data`
@@ -50,6 +77,19 @@ const envSchema = z
     /** How often the delivery monitor checks the outbox (s). */
     DELIVERY_CHECK_SECONDS: positiveNumber(30),
     METRICS_TOKEN: optional(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters.')),
+    WEBHOOK_URLS: webhookUrls,
+    WEBHOOK_SECRET: optional(
+      z
+        .string()
+        .regex(
+          /^whsec_[A-Za-z0-9+/]+={0,2}$/,
+          'WEBHOOK_SECRET must look like whsec_ followed by base64.',
+        )
+        .refine((secret) => {
+          const bytes = Buffer.from(secret.slice('whsec_'.length), 'base64').length;
+          return bytes >= 24 && bytes <= 64;
+        }, 'WEBHOOK_SECRET must hold 24 to 64 bytes (Standard Webhooks).'),
+    ),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -57,6 +97,10 @@ const envSchema = z
   .refine((env) => !env.SMTP_URL || env.LEADS_TO, {
     message: 'LEADS_TO is required when SMTP_URL is set.',
     path: ['LEADS_TO'],
+  })
+  .refine((env) => env.WEBHOOK_URLS.length > 0 === Boolean(env.WEBHOOK_SECRET), {
+    message: 'WEBHOOK_URLS and WEBHOOK_SECRET must be set together.',
+    path: ['WEBHOOK_SECRET'],
   });
 
 /** The validated environment. */

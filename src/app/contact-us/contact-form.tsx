@@ -3,8 +3,16 @@
 import Link from 'next/link';
 import { useActionState, useEffect, useRef } from 'react';
 import { CtaButton } from '@/components/ui/cta';
-import { contactFields, formTokenField, honeypotField, type ContactField } from '@/lib/contact-fields';
+import {
+  contactFields,
+  demoRequestField,
+  formTokenField,
+  honeypotField,
+  sourcePageField,
+  type ContactField,
+} from '@/lib/contact-fields';
 import type { ContactFormState } from '@/lib/contact-schema';
+import type { EnquiryContext } from '@/lib/enquiry-context';
 import { sendEnquiry } from './actions';
 import { Confirmation } from './confirmation';
 import { FormField } from './form-field';
@@ -18,6 +26,8 @@ type ContactFormProps = {
   defaultSubject: string;
   /** How long enquiries are kept, for the privacy notice (LEADS_RETENTION_DAYS). */
   retentionDays: number;
+  /** Where the visitor came from, posted as hidden fields and kept with the lead (issue 12). */
+  context?: EnquiryContext;
 };
 
 /**
@@ -27,7 +37,7 @@ type ContactFormProps = {
  * message and the first invalid field takes focus; after success a confirmation with the
  * reference replaces the form. A `role="status"` region announces either outcome.
  */
-export function ContactForm({ token, defaultSubject, retentionDays }: ContactFormProps) {
+export function ContactForm({ token, defaultSubject, retentionDays, context }: ContactFormProps) {
   const [state, formAction, pending] = useActionState(sendEnquiry, initialState);
   const formRef = useRef<HTMLFormElement>(null);
   const confirmationRef = useRef<HTMLHeadingElement>(null);
@@ -89,6 +99,8 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
           <FormField {...field('message')} multiline rows={6} />
 
           <input type="hidden" name={formTokenField} value={currentToken ?? ''} />
+          {context?.demoRequested && <input type="hidden" name={demoRequestField} value="1" />}
+          {context?.sourcePage && <input type="hidden" name={sourcePageField} value={context.sourcePage} />}
           <div aria-hidden="true" className="absolute -left-[9999px] top-0 size-px overflow-hidden">
             <label htmlFor="contact-website">Website (leave this empty)</label>
             <input id="contact-website" type="text" name={honeypotField} tabIndex={-1} autoComplete="off" defaultValue="" />

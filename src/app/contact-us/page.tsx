@@ -1,8 +1,9 @@
+import { headers } from 'next/headers';
 import { connection } from 'next/server';
 import { demoSubject } from '@/content/navigation';
 import { site } from '@/content/site';
 import { pageMetadata } from '@/lib/seo/metadata';
-import { contactPageSettings } from '@/server/contact/service';
+import { contactPageSettings, sourcePageOf } from '@/server/contact/service';
 import { ContactDetails } from './contact-details';
 import { ContactForm } from './contact-form';
 
@@ -16,13 +17,15 @@ type ContactPageProps = { searchParams: Promise<{ subject?: string | string[] }>
 
 /**
  * Contact Us (spec §2): the enquiry form beside the office address, phone and e-mail.
- * `?subject=demo` (the "Schedule a Demo" link) pre-fills the subject. Rendered per request: each
- * visit gets a freshly signed form token.
+ * `?subject=demo` (the "Schedule a Demo" link) pre-fills the subject and marks the enquiry as a
+ * demo request; the same-site page the visitor came from is kept with it (issue 12). Rendered per
+ * request: each visit gets a freshly signed form token.
  */
 export default async function ContactPage({ searchParams }: ContactPageProps) {
   await connection();
   const { subject } = await searchParams;
   const { token, retentionDays } = await contactPageSettings();
+  const sourcePage = sourcePageOf(await headers());
 
   return (
     <div className="mx-auto max-w-page px-2 py-4 sm:px-3 md:py-6">
@@ -40,6 +43,7 @@ export default async function ContactPage({ searchParams }: ContactPageProps) {
             token={token}
             defaultSubject={subject === 'demo' ? demoSubject : ''}
             retentionDays={retentionDays}
+            context={{ demoRequested: subject === 'demo', sourcePage }}
           />
         </section>
         <ContactDetails />

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { ContactFormState } from '@/lib/contact-schema';
+import { refererPath } from '@/lib/enquiry-context';
 import { getDatabase } from '../db';
 import { getEnv } from '../env';
 import { clientAddress } from '../http/client-address';
@@ -26,6 +27,16 @@ export async function contactPageSettings(): Promise<{ token: string | null; ret
 }
 
 /**
+ * The page on this site the visitor opened the contact page from: the path of the request's
+ * `Referer` when it names this host (`X-Forwarded-Host` or `Host`) or `SITE_URL`'s, else null.
+ */
+export function sourcePageOf(headers: Headers): string | null {
+  const siteUrl = getEnv().SITE_URL;
+  const host = headers.get('x-forwarded-host') ?? headers.get('host');
+  return refererPath(headers.get('referer'), [host, siteUrl ? new URL(siteUrl).host : null]);
+}
+
+/**
  * Submits the contact form with the site's configuration, for the server action: `headers` are
  * the request's. Never throws.
  */
@@ -46,6 +57,7 @@ export async function submitContactForm(formData: FormData, headers: Headers): P
         rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 },
         allowedOrigins: env.SITE_URL ? [new URL(env.SITE_URL).origin] : [],
         onStored: nudgeOutboxWorker,
+        deliveries: { webhookUrls: env.WEBHOOK_URLS },
       },
     );
   } catch (error) {

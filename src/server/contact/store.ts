@@ -2,9 +2,10 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { ContactInput } from '@/lib/contact-schema';
+import type { EnquiryContext } from '@/lib/enquiry-context';
 import type { Db } from '../db';
 import { leads } from '../db/schema';
-import { enqueueDeliveries } from '../outbox/enqueue';
+import { enqueueDeliveries, type DeliveryTargets } from '../outbox/enqueue';
 import { consumeRateLimit, type RateLimit } from './rate-limit';
 import { newReference } from './reference';
 
@@ -16,16 +17,17 @@ export type StoreResult =
 class RateLimited extends Error {}
 
 /**
- * Stores an enquiry and its notification job in ONE transaction (the transactional outbox): once
- * this resolves, the e-mail will be sent even if the process dies. The same `submissionId` (the
+ * Stores an enquiry (with where it came from) and its delivery jobs (e-mail, one per webhook
+ * endpoint of `meta.deliveries`) in ONE transaction (the transactional outbox): once this
+ * resolves, they will be sent even if the process dies. The same `submissionId` (the
  * form token's nonce) stored twice yields the first enquiry and no second job. The client's
  * rate-limit counter is taken in the same transaction.
  * @throws on database errors (nothing is then stored).
  */
 export async function storeEnquiry(
   db: Db,
-  enquiry: ContactInput,
-  meta: { submissionId: string; clientHash: string; rateLimit: RateLimit; now: Date },
+  enquiry: ContactInput & EnquiryContext,
+  meta: { submissionId: string; clientHash: string; rateLimit: RateLimit; now: Date; deliveries: DeliveryTargets },
 ): Promise<StoreResult> {
   try {
     return await db.transaction(async (tx) => {
@@ -51,7 +53,7 @@ export async function storeEnquiry(
         if (!winner) throw new Error('Enquiry vanished after a conflicting insert.');
         return { outcome: 'duplicate', ...winner };
       }
-      await enqueueDeliveries(tx, leadId);
+      await enqueueDeliveries(tx, leadId, meta.deliveries);
       return { outcome: 'stored', ...inserted };
     });
   } catch (error) {

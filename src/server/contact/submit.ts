@@ -8,8 +8,10 @@ import {
   type ContactFormState,
   type ContactValues,
 } from '@/lib/contact-schema';
+import { readEnquiryContext } from '@/lib/enquiry-context';
 import { site } from '@/content/site';
 import type { Db } from '../db';
+import type { DeliveryTargets } from '../outbox/enqueue';
 import { hashClientAddress } from '../http/client-address';
 import { errorFacts, log } from '../log';
 import type { RateLimit } from './rate-limit';
@@ -36,6 +38,8 @@ export type SubmissionDeps = {
   allowedOrigins?: string[];
   /** Called after an enquiry is stored, to wake the outbox worker. */
   onStored?: () => void;
+  /** Webhook endpoints each lead is queued for besides the e-mail (issue 12); default none. */
+  deliveries?: DeliveryTargets;
   now?: () => Date;
 };
 
@@ -85,11 +89,12 @@ export async function submitEnquiry(
   }
 
   try {
-    const result = await storeEnquiry(deps.db, parsed.data, {
+    const result = await storeEnquiry(deps.db, { ...parsed.data, ...readEnquiryContext(formData) }, {
       submissionId: token.nonce,
       clientHash: hashClientAddress(request.clientAddress, deps.secret),
       rateLimit: deps.rateLimit,
       now,
+      deliveries: deps.deliveries ?? { webhookUrls: [] },
     });
     if (result.outcome === 'rate-limited') return reject('rate-limited', values, messages.rateLimited);
     log.info({ event: 'enquiry.accepted', reference: result.reference, leadId: result.leadId, duplicate: result.outcome === 'duplicate' });

@@ -1,6 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   index,
   integer,
   pgTable,
@@ -45,6 +46,10 @@ export const leads = pgTable(
     spamReason: text('spam_reason'),
     /** When an operator released a quarantined enquiry to the normal path (`leads release`). */
     releasedAt: timestamp('released_at', { withTimezone: true }),
+    /** Whether the visitor came through "Schedule a Demo" (`/contact-us?subject=demo`), issue 12. */
+    demoRequested: boolean('demo_requested').notNull().default(false),
+    /** Path on this site the visitor came from (same-origin Referer, no query), e.g. `/solutions`. */
+    sourcePage: text('source_page'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -43,12 +43,12 @@ for (const backend of backends) {
       await submit({ firstName: '=HYPERLINK("http://x.example","click")', organization: '+cmd|calc', subject: '@SUM(1)', message: '-1\n"quoted"' });
       const csv = await exportLeadsCsv(database.db);
       const [header, row] = csv.split('\r\n');
-      expect(header).toBe('"Reference","Received (UTC)","First Name","Last Name","Email","Organization","Subject","Message","E-mail delivery"');
+      expect(header).toBe('"Reference","Received (UTC)","First Name","Last Name","Email","Organization","Subject","Message","Delivery"');
       expect(row).toContain(`"'=HYPERLINK(""http://x.example"",""click"")"`);
       expect(row).toContain(`"'+cmd|calc"`);
       expect(row).toContain(`"'@SUM(1)"`);
       expect(row).toContain(`"'-1\n""quoted"""`);
-      expect(row).toMatch(/"pending"$/);
+      expect(row).toMatch(/"email pending"$/);
     });
 
     it('deletes every enquiry and job of one address, case-insensitively, and nothing else', async () => {

@@ -4,8 +4,9 @@ import type { Db } from '../db';
 import { leads, outbox, rateLimits } from '../db/schema';
 import { requeueFailed } from '../outbox/queue';
 import { toCsv } from './csv';
+import { describeDeliveries, type JobState } from './delivery-summary';
 
-/** One enquiry as the operator sees it, with its notification's delivery state. */
+/** One enquiry as the operator sees it, with the state of each of its deliveries. */
 export type LeadSummary = {
   reference: string;
   createdAt: Date;
@@ -15,12 +16,20 @@ export type LeadSummary = {
   organization: string;
   subject: string;
   message: string;
-  delivery: string | null;
-  attempts: number | null;
-  lastError: string | null;
+  /** Its jobs (e-mail, one per webhook endpoint), e.g. for describeDeliveries (issue 12). */
+  deliveries: JobState[];
 };
 
-/** Enquiries, newest first (at most `limit`). */
+/**
+ * The jobs of the lead in the current row, as a JSON array (`[]` when none). Qualified by hand:
+ * drizzle leaves columns unqualified in a single-table select, which the subquery would misread.
+ */
+const jobStates = sql<JobState[]>`coalesce((
+  select json_agg(json_build_object('channel', o.channel, 'status', o.status, 'lastError', o.last_error)
+    order by o.channel, o.target)
+  from ${outbox} o where o.lead_id = ${leads}.id), '[]'::json)`;
+
+/** Enquiries, newest first (at most `limit`), each with its deliveries. */
 export async function listLeads(db: Db, limit = 1_000_000): Promise<LeadSummary[]> {
   return db
     .select({
@@ -32,12 +41,9 @@ export async function listLeads(db: Db, limit = 1_000_000): Promise<LeadSummary[
       organization: leads.organization,
       subject: leads.subject,
       message: leads.message,
-      delivery: outbox.status,
-      attempts: outbox.attempts,
-      lastError: outbox.lastError,
+      deliveries: jobStates,
     })
     .from(leads)
-    .leftJoin(outbox, eq(outbox.leadId, leads.id))
     .orderBy(desc(leads.createdAt))
     .limit(limit);
 }
@@ -51,20 +57,20 @@ const csvColumns = [
   ['organization', 'Organization'],
   ['subject', 'Subject'],
   ['message', 'Message'],
-  ['delivery', 'E-mail delivery'],
 ] as const;
 
 /** Every enquiry as CSV (header row first), cells neutralised against formula injection. */
 export async function exportLeadsCsv(db: Db): Promise<string> {
   const rows = await listLeads(db);
   return toCsv([
-    csvColumns.map(([, title]) => title),
-    ...rows.map((row) =>
-      csvColumns.map(([key]) => {
+    [...csvColumns.map(([, title]) => title), 'Delivery'],
+    ...rows.map((row) => [
+      ...csvColumns.map(([key]) => {
         const value = row[key];
-        return value instanceof Date ? value.toISOString() : (value ?? '');
+        return value instanceof Date ? value.toISOString() : value;
       }),
-    ),
+      describeDeliveries(row.deliveries),
+    ]),
   ]);
 }
 

@@ -1,11 +1,16 @@
 import 'server-only';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db';
-import { leads, outbox } from '../db/schema';
-import type { LeadForEmail } from '../email/notification';
+import { leads, outbox, type OutboxChannel } from '../db/schema';
 
-/** A claimed notification job with the lead it announces. */
-export type ClaimedJob = { id: string; attempts: number; lead: LeadForEmail };
+/** A claimed delivery job with the lead it announces: its channel, target and the stored lead. */
+export type ClaimedJob = {
+  id: string;
+  attempts: number;
+  channel: OutboxChannel;
+  target: string;
+  lead: typeof leads.$inferSelect;
+};
 
 const at = (msFromNow: number) => sql`now() + ${msFromNow} * interval '1 millisecond'`;
 
@@ -13,24 +18,20 @@ const at = (msFromNow: number) => sql`now() + ${msFromNow} * interval '1 millise
  * Claims up to `limit` jobs due by `dueBy` (and by the database's clock): pending jobs whose time
  * has come, and `sending` jobs whose claim expired (their worker died). The select uses
  * `FOR UPDATE SKIP LOCKED`, so concurrent workers on several instances never claim the same job.
- * A claim lasts `leaseMs`.
+ * A claim lasts `leaseMs`. Only jobs of `channels` (those this worker can send) are claimed.
  */
 export async function claimJobs(
   db: Db,
   limit: number,
   leaseMs: number,
   dueBy: Date,
+  channels: OutboxChannel[],
 ): Promise<ClaimedJob[]> {
   return db.transaction(async (tx) => {
     const due = tx
       .select({ id: outbox.id })
       .from(outbox)
-      .where(
-        and(
-          inArray(outbox.status, ['pending', 'sending']),
-          lte(outbox.nextAttemptAt, sql`least(now(), ${dueBy.toISOString()}::timestamptz)`),
-        ),
-      )
+      .where(and(inArray(outbox.status, ['pending', 'sending']), inArray(outbox.channel, channels), lte(outbox.nextAttemptAt, sql`least(now(), ${dueBy.toISOString()}::timestamptz)`)))
       .orderBy(outbox.nextAttemptAt)
       .limit(limit)
       .for('update', { skipLocked: true });
@@ -38,7 +39,13 @@ export async function claimJobs(
       .update(outbox)
       .set({ status: 'sending', attempts: sql`${outbox.attempts} + 1`, nextAttemptAt: at(leaseMs) })
       .where(inArray(outbox.id, due))
-      .returning({ id: outbox.id, attempts: outbox.attempts, leadId: outbox.leadId });
+      .returning({
+        id: outbox.id,
+        attempts: outbox.attempts,
+        channel: outbox.channel,
+        target: outbox.target,
+        leadId: outbox.leadId,
+      });
     if (claimed.length === 0) return [];
     const rows = await tx
       .select()
@@ -52,7 +59,7 @@ export async function claimJobs(
     const byId = new Map(rows.map((row) => [row.id, row]));
     return claimed.flatMap((job) => {
       const lead = byId.get(job.leadId);
-      return lead ? [{ id: job.id, attempts: job.attempts, lead }] : [];
+      return lead ? [{ id: job.id, attempts: job.attempts, channel: job.channel, target: job.target, lead }] : [];
     });
   });
 }

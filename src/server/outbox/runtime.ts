@@ -1,37 +1,50 @@
 import 'server-only';
 import type { Env } from '../env';
 import type { Database } from '../db';
+import { createEmailSender } from '../email/job-sender';
 import { createSmtpSender } from '../email/transport';
 import { log } from '../log';
+import { createWebhookSender } from '../webhooks/sender';
+import type { ChannelSenders } from './delivery';
 import { createOutboxWorker, type OutboxWorker } from './worker';
 
 const holder = globalThis as typeof globalThis & { __nirmayaOutboxWorker?: OutboxWorker | null };
 
 /**
- * Starts this process's outbox worker once (kept on `globalThis` across module reloads). Without
- * `SMTP_URL` no worker runs: enquiries pile up as pending jobs, delivered once SMTP is configured
- * and the site restarted; this is logged once, here.
+ * Starts this process's outbox worker once (kept on `globalThis` across module reloads), with a
+ * sender for each configured channel: e-mail with `SMTP_URL`, webhooks with `WEBHOOK_URLS` and
+ * `WEBHOOK_SECRET` (issue 12). Jobs of an unconfigured channel pile up as pending, delivered once it
+ * is configured and the site restarted; this is logged once, here. With neither, no worker runs.
  */
 export function startOutboxWorker(database: Database, env: Env): void {
   if (holder.__nirmayaOutboxWorker !== undefined) return;
-  if (!env.SMTP_URL || !env.LEADS_TO) {
-    holder.__nirmayaOutboxWorker = null;
+  const senders: ChannelSenders = {};
+  if (env.SMTP_URL && env.LEADS_TO) {
+    senders.email = createEmailSender(createSmtpSender(env.SMTP_URL), {
+      from: env.LEADS_FROM,
+      to: env.LEADS_TO,
+    });
+  } else {
     log.warn(
       { event: 'email.disabled' },
       'SMTP_URL is not set: enquiries are stored but not e-mailed',
     );
+  }
+  if (env.WEBHOOK_SECRET && env.WEBHOOK_URLS.length > 0) {
+    senders.webhook = createWebhookSender(env.WEBHOOK_SECRET);
+    log.info({ event: 'webhooks.enabled', endpoints: env.WEBHOOK_URLS.length });
+  }
+  if (Object.keys(senders).length === 0) {
+    holder.__nirmayaOutboxWorker = null;
     return;
   }
-  const worker = createOutboxWorker(database.db, createSmtpSender(env.SMTP_URL), {
-    from: env.LEADS_FROM,
-    to: env.LEADS_TO,
-  });
+  const worker = createOutboxWorker(database.db, senders);
   holder.__nirmayaOutboxWorker = worker;
   worker.start();
-  log.info({ event: 'email.enabled' }, 'Outbox worker started');
+  log.info({ event: 'outbox.started', channels: Object.keys(senders) }, 'Outbox worker started');
 }
 
-/** Wakes the worker after an enquiry is stored (no-op when e-mail is off or not started). */
+/** Wakes the worker after an enquiry is stored (no-op when no channel is configured or not started). */
 export function nudgeOutboxWorker(): void {
   holder.__nirmayaOutboxWorker?.nudge();
 }

@@ -1,10 +1,10 @@
 import 'server-only';
 import { retryDelay } from '@/lib/retry';
 import type { Db } from '../db';
-import { buildNotification, type NotificationAddresses } from '../email/notification';
-import { isPermanentFailure, type SendMail } from '../email/transport';
+import type { OutboxChannel } from '../db/schema';
 import { errorFacts, log } from '../log';
 import { countNotification } from '../metrics';
+import { asDeliveryFailure, type ChannelSenders } from './delivery';
 import { claimJobs, markFailed, markRetry, markSent, releaseClaim, type ClaimedJob } from './queue';
 
 /** Retry policy and pacing of the worker (all times in ms). */
@@ -39,16 +39,16 @@ export type OutboxWorker = {
 };
 
 /**
- * The outbox worker: claims due notification jobs, e-mails them with `send`, and records the
- * outcome. Temporary failures (connection errors, 4xx) are retried with exponential backoff;
- * permanent ones (5xx) and jobs out of attempts are marked failed and stay visible.
+ * The outbox worker: claims due jobs of the channels it has `senders` for (e-mail, webhook), sends
+ * each with its channel's sender, and records the outcome. Temporary failures are retried with
+ * exponential backoff (at least the sender's `retryAfterMs`); permanent ones (as the sender judges,
+ * e.g. SMTP 5xx, HTTP 410) and jobs out of attempts are marked failed and stay visible.
  * Delivery is at-least-once: a crash between sending and recording resends after the lease, with
- * the same Message-ID.
+ * the same Message-ID or webhook-id.
  */
 export function createOutboxWorker(
   db: Db,
-  send: SendMail,
-  addresses: NotificationAddresses,
+  senders: ChannelSenders,
   options: WorkerOptions = {},
 ): OutboxWorker {
   const {
@@ -63,51 +63,72 @@ export function createOutboxWorker(
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  const channels = Object.keys(senders) as OutboxChannel[];
 
   async function deliver(job: ClaimedJob): Promise<void> {
     try {
-      await send(buildNotification(job.lead, addresses));
+      await senders[job.channel]!(job);
       await markSent(db, job.id);
       countNotification('sent');
       log.info({
         event: 'notification.sent',
         job: job.id,
+        channel: job.channel,
         reference: job.lead.reference,
         attempts: job.attempts,
       });
     } catch (error) {
-      const facts = errorFacts(error);
-      const summary = `${facts.type}${facts.code ? ` ${facts.code}` : ''}${facts.responseCode ? ` ${facts.responseCode}` : ''}`;
-      const permanent = isPermanentFailure(error) || job.attempts >= maxAttempts;
-      if (permanent) await markFailed(db, job.id, summary);
-      else await markRetry(db, job.id, retryDelay(job.attempts, baseDelayMs, maxDelayMs), summary);
+      const failure = asDeliveryFailure(error);
+      const permanent = failure.permanent || job.attempts >= maxAttempts;
+      const delayMs = Math.max(
+        retryDelay(job.attempts, baseDelayMs, maxDelayMs),
+        failure.retryAfterMs,
+      );
+      if (permanent) await markFailed(db, job.id, failure.summary);
+      else await markRetry(db, job.id, delayMs, failure.summary);
       countNotification(permanent ? 'failed' : 'retried');
       log.warn({
         event: 'notification.failed',
         job: job.id,
+        channel: job.channel,
         reference: job.lead.reference,
         attempts: job.attempts,
         permanent,
-        error: facts,
+        error: failure.summary,
       });
     }
   }
 
-  /** Sends the jobs due when the round starts (a job retried during the round waits for the next). */
+  /**
+   * Sends the jobs due when the round starts (a job retried during the round waits for the next),
+   * a batch at a time, its jobs concurrently (a slow endpoint does not hold up the e-mails).
+   */
   async function round(): Promise<number> {
     // +1 ms: the database keeps microseconds, so a job queued in this very millisecond is due too.
     const dueBy = new Date(Date.now() + 1);
     let handled = 0;
     while (!stopped) {
-      const jobs = await claimJobs(db, batchSize, leaseMs, dueBy);
+      const jobs = await claimJobs(db, batchSize, leaseMs, dueBy, channels);
       if (jobs.length === 0) return handled;
+      // One queue per destination, run side by side: a slow webhook endpoint does not hold up the
+      // e-mails or another endpoint. Within a queue jobs go one at a time, so a stop lets the send
+      // in progress finish and hands the rest of the batch back at once.
+      const queues = new Map<string, ClaimedJob[]>();
       for (const job of jobs) {
-        if (stopped) await releaseClaim(db, job.id);
-        else {
-          await deliver(job);
-          handled += 1;
-        }
+        const key = `${job.channel} ${job.target}`;
+        queues.set(key, [...(queues.get(key) ?? []), job]);
       }
+      await Promise.all(
+        [...queues.values()].map(async (queue) => {
+          for (const job of queue) {
+            if (stopped) await releaseClaim(db, job.id);
+            else {
+              await deliver(job);
+              handled += 1;
+            }
+          }
+        }),
+      );
     }
     return handled;
   }

@@ -2,8 +2,11 @@ import { contactFields, formTokenField, honeypotField, type ContactValues } from
 import type { Db } from '../db/client';
 import type { SubmissionDeps, SubmissionRequest } from '../contact/submit';
 import { issueFormToken } from '../contact/token';
+import { createEmailSender } from '../email/job-sender';
 import { createSmtpSender } from '../email/transport';
+import type { ChannelSenders } from '../outbox/delivery';
 import { createOutboxWorker } from '../outbox/worker';
+import { createWebhookSender } from '../webhooks/sender';
 
 /** The secret tests sign tokens with. */
 export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
@@ -49,13 +52,24 @@ export function deps(db: Db, overrides: Partial<SubmissionDeps> = {}): Submissio
   return { db, secret: TEST_SECRET, rateLimit: { max: 5, windowMs: 600_000 }, ...overrides };
 }
 
-/** An outbox worker on `db` sending to `smtpUrl`, with millisecond backoff for tests. */
-export function testWorker(db: Db, smtpUrl: string) {
-  return createOutboxWorker(db, createSmtpSender(smtpUrl), { from: LEADS_FROM, to: LEADS_TO }, {
-    baseDelayMs: 20,
-    maxDelayMs: 100,
-    pollMs: 50,
-  });
+/**
+ * An outbox worker on `db` with millisecond backoff for tests: e-mail to `smtpUrl` (when given)
+ * and webhooks signed with `webhook.secret` (when given; attempt timeout `webhook.timeoutMs`).
+ */
+export function testWorker(
+  db: Db,
+  smtpUrl?: string,
+  webhook?: { secret: string; timeoutMs?: number },
+) {
+  const senders: ChannelSenders = {};
+  if (smtpUrl)
+    senders.email = createEmailSender(createSmtpSender(smtpUrl), {
+      from: LEADS_FROM,
+      to: LEADS_TO,
+    });
+  if (webhook)
+    senders.webhook = createWebhookSender(webhook.secret, { timeoutMs: webhook.timeoutMs });
+  return createOutboxWorker(db, senders, { baseDelayMs: 20, maxDelayMs: 100, pollMs: 50 });
 }
 
 /** Waits until `check` holds, polling every 25 ms, for at most `timeoutMs`. */

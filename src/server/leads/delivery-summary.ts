@@ -1,0 +1,29 @@
+import 'server-only';
+import type { OutboxChannel, OutboxStatus } from '../db/schema';
+
+/** One delivery job of a lead as the operator sees it. */
+export type JobState = { channel: OutboxChannel; status: OutboxStatus; lastError: string | null };
+
+const channelOrder: OutboxChannel[] = ['email', 'webhook'];
+const statusOrder: OutboxStatus[] = ['sent', 'sending', 'pending', 'failed'];
+
+/**
+ * A lead's delivery per channel in one line (issue 12), e.g. `email sent; webhook 1/2 sent, 1/2
+ * failed (HTTP 410)`: a channel with one job shows its status, one with several shows how many are
+ * in each; failures quote their last errors. `none` when nothing was queued (spam).
+ */
+export function describeDeliveries(jobs: readonly JobState[]): string {
+  const parts = channelOrder.flatMap((channel) => {
+    const own = jobs.filter((job) => job.channel === channel);
+    if (own.length === 0) return [];
+    const states = statusOrder.flatMap((status) => {
+      const matching = own.filter((job) => job.status === status);
+      if (matching.length === 0) return [];
+      const errors = [...new Set(matching.map((job) => job.lastError ?? 'unknown'))].join('; ');
+      const share = own.length === 1 ? status : `${matching.length}/${own.length} ${status}`;
+      return [status === 'failed' ? `${share} (${errors})` : share];
+    });
+    return [`${channel} ${states.join(', ')}`];
+  });
+  return parts.length > 0 ? parts.join('; ') : 'none';
+}
