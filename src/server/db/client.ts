@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import lockfile from 'proper-lockfile';
 import { Pool } from 'pg';
+import { serverRoot } from '@/lib/server-root';
 import { errorFacts, log } from '../log';
 import { schema } from './schema';
 
@@ -28,8 +29,8 @@ export type Database = {
 /** Key of the advisory lock serialising migrations across instances (any constant bigint). */
 const MIGRATION_LOCK_KEY = 4_711_203_001;
 
-/** Where the generated migrations live (repository root, where `next start` and the CLI run). */
-const defaultMigrationsFolder = () => path.join(process.cwd(), 'drizzle');
+/** Where the generated migrations live: `drizzle/` in the server's root (the repository, or the standalone bundle). */
+const defaultMigrationsFolder = () => path.join(/* turbopackIgnore: true */ serverRoot, 'drizzle');
 
 export type OpenOptions = {
   /** A `postgres://` URL: use that server; otherwise PGlite in `dataDir`. */
@@ -59,7 +60,9 @@ async function openPostgres(url: string, migrationsFolder: string, max: number):
   const pool = new Pool({ connectionString: url, max });
   // An idle connection dropped by the server (restart, failover, terminated backend) emits 'error'
   // on the pool; unhandled, it would crash the process. The pool replaces the client by itself.
-  pool.on('error', (error) => log.warn({ event: 'database.idle_client_error', error: errorFacts(error) }));
+  pool.on('error', (error) =>
+    log.warn({ event: 'database.idle_client_error', error: errorFacts(error) }),
+  );
   const db = drizzlePg({ client: pool, schema });
   await pool.query('SELECT 1');
   return {
