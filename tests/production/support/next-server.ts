@@ -30,6 +30,8 @@ export type StartOptions = {
   readyPath?: string;
   /** How long to wait for readiness (ms, default 90 s). */
   timeoutMs?: number;
+  /** Run as this user (needs root), e.g. so file permissions hold as they would in a container. */
+  user?: { uid: number; gid: number };
 };
 
 /**
@@ -54,6 +56,7 @@ export async function startProductionServer(options: StartOptions = {}): Promise
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...options.user,
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

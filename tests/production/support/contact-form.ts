@@ -1,0 +1,88 @@
+import { parseForm } from '../../../scripts/bench/enquiries.mjs';
+
+/** What a visitor types into the contact form (field names as the form's inputs). */
+export type EnquiryValues = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  organization: string;
+  subject: string;
+  message: string;
+};
+
+/** The contact form as loaded: its inputs (hidden ones with their values) and when it was loaded. */
+export type LoadedForm = { fields: Array<{ name: string; value: string | null }>; loadedAt: number };
+
+/** The answer to one posted enquiry. */
+export type EnquiryResult = {
+  /** The page said "thank you" and showed a reference. */
+  accepted: boolean;
+  /** The enquiry reference shown to the visitor, or null. */
+  reference: string | null;
+  status: number;
+  html: string;
+};
+
+/** The server refuses forms submitted within 3 s of rendering (spec, spam checks). */
+const TOKEN_MIN_AGE_MS = 3_100;
+
+/**
+ * Loads `/contact-us` as a browser would (fresh signed form token and server-action reference).
+ * @throws when the page has no form or does not answer 200.
+ */
+export async function loadForm(baseUrl: string, headers: Record<string, string> = {}): Promise<LoadedForm> {
+  const response = await fetch(`${baseUrl}/contact-us`, { headers, signal: AbortSignal.timeout(30_000) });
+  const html = await response.text();
+  if (response.status !== 200) throw new Error(`GET /contact-us answered ${response.status}`);
+  return { fields: parseForm(html) as LoadedForm['fields'], loadedAt: Date.now() };
+}
+
+/**
+ * Posts a loaded form with `values` (as React's server action, without a browser), once its token
+ * is old enough. Never throws for a refusal: `accepted` is false and `status`/`html` say why.
+ * @throws on network errors (e.g. the connection was cut).
+ */
+export async function submitForm(
+  baseUrl: string,
+  form: LoadedForm,
+  values: EnquiryValues,
+  headers: Record<string, string> = {},
+): Promise<EnquiryResult> {
+  const wait = form.loadedAt + TOKEN_MIN_AGE_MS - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const body = new FormData();
+  for (const { name, value } of form.fields)
+    body.append(name, value ?? values[name as keyof EnquiryValues] ?? '');
+  const response = await fetch(`${baseUrl}/contact-us`, {
+    method: 'POST',
+    body,
+    headers: { origin: new URL(baseUrl).origin, accept: 'text/html', ...headers },
+    signal: AbortSignal.timeout(30_000),
+  });
+  const html = await response.text();
+  const reference = /data-testid="enquiry-reference"[^>]*>([^<]+)</.exec(html)?.[1]?.trim() ?? null;
+  return { accepted: response.ok && reference !== null, reference, status: response.status, html };
+}
+
+/**
+ * Loads the contact form and posts `values` through it, as one visitor (`headers`, e.g. an
+ * `X-Forwarded-For`, go with both requests). Takes a little over 3 s (the token's minimum age).
+ * @throws on network errors or when the form cannot be loaded.
+ */
+export async function postEnquiry(
+  baseUrl: string,
+  values: EnquiryValues,
+  headers: Record<string, string> = {},
+): Promise<EnquiryResult> {
+  return submitForm(baseUrl, await loadForm(baseUrl, headers), values, headers);
+}
+
+/** Distinct, valid enquiry values for visitor `n`. */
+export const enquiryValues = (n: number, tag = 'test'): EnquiryValues => ({
+  firstName: 'Test',
+  lastName: `Visitor ${n}`,
+  email: `${tag}.${n}@hospital.example`,
+  organization: 'Production Test Hospital',
+  subject: `Enquiry ${tag} ${n}`,
+  message: `Enquiry number ${n} posted by the production tests (${tag}).`,
+});
