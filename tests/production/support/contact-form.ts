@@ -1,4 +1,5 @@
 import { parseForm } from '../../../scripts/bench/enquiries.mjs';
+import { httpRequest } from './http';
 
 /** What a visitor types into the contact form (field names as the form's inputs). */
 export type EnquiryValues = {
@@ -23,6 +24,9 @@ export type EnquiryResult = {
   html: string;
 };
 
+/** How the requests are sent: `localAddress` makes a loopback client distinct (e.g. 127.0.3.7). */
+export type ClientOptions = { localAddress?: string };
+
 /** The server refuses forms submitted within 3 s of rendering (spec, spam checks). */
 const TOKEN_MIN_AGE_MS = 3_100;
 
@@ -30,11 +34,14 @@ const TOKEN_MIN_AGE_MS = 3_100;
  * Loads `/contact-us` as a browser would (fresh signed form token and server-action reference).
  * @throws when the page has no form or does not answer 200.
  */
-export async function loadForm(baseUrl: string, headers: Record<string, string> = {}): Promise<LoadedForm> {
-  const response = await fetch(`${baseUrl}/contact-us`, { headers, signal: AbortSignal.timeout(30_000) });
-  const html = await response.text();
+export async function loadForm(
+  baseUrl: string,
+  headers: Record<string, string> = {},
+  client: ClientOptions = {},
+): Promise<LoadedForm> {
+  const response = await httpRequest(`${baseUrl}/contact-us`, { headers, ...client });
   if (response.status !== 200) throw new Error(`GET /contact-us answered ${response.status}`);
-  return { fields: parseForm(html) as LoadedForm['fields'], loadedAt: Date.now() };
+  return { fields: parseForm(response.text), loadedAt: Date.now() };
 }
 
 /**
@@ -47,34 +54,44 @@ export async function submitForm(
   form: LoadedForm,
   values: EnquiryValues,
   headers: Record<string, string> = {},
+  client: ClientOptions = {},
 ): Promise<EnquiryResult> {
   const wait = form.loadedAt + TOKEN_MIN_AGE_MS - Date.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const body = new FormData();
   for (const { name, value } of form.fields)
     body.append(name, value ?? values[name as keyof EnquiryValues] ?? '');
-  const response = await fetch(`${baseUrl}/contact-us`, {
+  // A Response serialises the multipart body and gives its boundary, as a browser would send it.
+  const encoded = new Response(body);
+  const response = await httpRequest(`${baseUrl}/contact-us`, {
     method: 'POST',
-    body,
-    headers: { origin: new URL(baseUrl).origin, accept: 'text/html', ...headers },
-    signal: AbortSignal.timeout(30_000),
+    body: Buffer.from(await encoded.arrayBuffer()),
+    headers: {
+      origin: new URL(baseUrl).origin,
+      accept: 'text/html',
+      'content-type': encoded.headers.get('content-type') ?? '',
+      ...headers,
+    },
+    ...client,
   });
-  const html = await response.text();
+  const html = response.text;
   const reference = /data-testid="enquiry-reference"[^>]*>([^<]+)</.exec(html)?.[1]?.trim() ?? null;
-  return { accepted: response.ok && reference !== null, reference, status: response.status, html };
+  const ok = response.status >= 200 && response.status < 300;
+  return { accepted: ok && reference !== null, reference, status: response.status, html };
 }
 
 /**
  * Loads the contact form and posts `values` through it, as one visitor (`headers`, e.g. an
- * `X-Forwarded-For`, go with both requests). Takes a little over 3 s (the token's minimum age).
+ * `X-Forwarded-For`, go with both requests; `client` chooses the source address). Takes a little over 3 s (the token's minimum age).
  * @throws on network errors or when the form cannot be loaded.
  */
 export async function postEnquiry(
   baseUrl: string,
   values: EnquiryValues,
   headers: Record<string, string> = {},
+  client: ClientOptions = {},
 ): Promise<EnquiryResult> {
-  return submitForm(baseUrl, await loadForm(baseUrl, headers), values, headers);
+  return submitForm(baseUrl, await loadForm(baseUrl, headers, client), values, headers, client);
 }
 
 /** Distinct, valid enquiry values for visitor `n`. */
