@@ -28,10 +28,17 @@ beforeAll(async () => {
   mkdirSync(elsewhere);
   if (nobody) chownSync(data, nobody.uid, nobody.gid);
   const copies = stageDockerApp(app);
-  console.log('Dockerfile copies:', copies.map(({ source, destination }) => `${source} -> ${destination}`).join(', '));
+  console.log(
+    'Dockerfile copies:',
+    copies.map(({ source, destination }) => `${source} -> ${destination}`).join(', '),
+  );
   chmodSync(elsewhere, 0o555);
   server = await startProductionServer({
-    command: () => ({ file: process.execPath, args: [path.join(app, 'server.js')], cwd: elsewhere }),
+    command: () => ({
+      file: process.execPath,
+      args: [path.join(app, 'server.js')],
+      cwd: elsewhere,
+    }),
     user: nobody,
     env: {
       NODE_ENV: 'production',
@@ -66,21 +73,27 @@ describe('the standalone bundle, as the Dockerfile installs it', () => {
       const response = await fetch(server.url + pathname);
       const html = await response.text();
       expect(response.status, pathname).toBe(pathname === '/no-such-page' ? 404 : 200);
-      expect(cspProblems(response.headers.get('content-security-policy'), html), pathname).toEqual([]);
+      expect(cspProblems(response.headers.get('content-security-policy'), html), pathname).toEqual(
+        [],
+      );
     }
     console.log(`${paths.length} routes checked`);
   });
 
   it('serves the share images (fonts read at run time are in the bundle)', async () => {
     const html = await (await fetch(`${server.url}/products/0`)).text();
-    const image = new URL(/<meta property="og:image" content="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&'));
+    const image = new URL(
+      /<meta property="og:image" content="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&'),
+    );
     const response = await fetch(server.url + image.pathname + image.search);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
   });
 
   it('stores an enquiry, and the rate limit counts the TCP peer, not a forged X-Forwarded-For', async () => {
-    const first = await postEnquiry(server.url, enquiryValues(1, 'standalone'), { 'x-forwarded-for': '198.51.100.1' });
+    const first = await postEnquiry(server.url, enquiryValues(1, 'standalone'), {
+      'x-forwarded-for': '198.51.100.1',
+    });
     expect(first.accepted, first.html.slice(0, 300)).toBe(true);
     // RATE_LIMIT_MAX is 2: a third enquiry from this client is refused, whatever address it claims.
     const forms = await Promise.all([2, 3].map(() => loadForm(server.url)));
@@ -91,10 +104,15 @@ describe('the standalone bundle, as the Dockerfile installs it', () => {
           'x-forwarded-for': `198.51.100.${index + 2}`,
         }),
       );
-    console.log('enquiries from one peer with forged addresses:', [first, ...results].map((r) => r.accepted));
+    console.log(
+      'enquiries from one peer with forged addresses:',
+      [first, ...results].map((r) => r.accepted),
+    );
     expect(results.map((result) => result.accepted)).toEqual([true, false]);
     expect(results[1]!.status).toBeLessThan(500);
-    const warnings = logLines(server.output()).filter((line) => line.event === 'http.proxied_without_trust');
+    const warnings = logLines(server.output()).filter(
+      (line) => line.event === 'http.proxied_without_trust',
+    );
     expect(warnings).toHaveLength(1);
   });
 });

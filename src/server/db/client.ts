@@ -60,9 +60,7 @@ async function openPostgres(url: string, migrationsFolder: string, max: number):
   const pool = new Pool({ connectionString: url, max });
   // An idle connection dropped by the server (restart, failover, terminated backend) emits 'error'
   // on the pool; unhandled, it would crash the process. The pool replaces the client by itself.
-  pool.on('error', (error) =>
-    log.warn({ event: 'database.idle_client_error', error: errorFacts(error) }),
-  );
+  pool.on('error', (error) => log.warn({ event: 'database.idle_client_error', error: errorFacts(error) }));
   const db = drizzlePg({ client: pool, schema });
   await pool.query('SELECT 1');
   return {

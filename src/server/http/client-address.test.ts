@@ -13,7 +13,11 @@ describe('TRUST_PROXY', () => {
     expect(trust('false')).toBe(0);
     expect(trust('true')).toBe(1);
     expect(trust('2')).toBe(2);
-    expect(trust('loopback, 10.0.0.0/8,2001:db8::/32')).toEqual(['loopback', '10.0.0.0/8', '2001:db8::/32']);
+    expect(trust('loopback, 10.0.0.0/8,2001:db8::/32')).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '2001:db8::/32',
+    ]);
   });
 
   it('refuses anything else', () => {

@@ -21,7 +21,12 @@ export const trustProxySchema = z.preprocess(
     z.coerce.number().int().min(0).max(10),
     z
       .string()
-      .transform((list) => list.split(',').map((entry) => entry.trim()).filter(Boolean))
+      .transform((list) =>
+        list
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
       .refine((list) => list.length > 0 && compiles(list), {
         message: 'TRUST_PROXY must be a hop count or a list of addresses/CIDR ranges.',
       }),

@@ -12,7 +12,10 @@ export type EnquiryValues = {
 };
 
 /** The contact form as loaded: its inputs (hidden ones with their values) and when it was loaded. */
-export type LoadedForm = { fields: Array<{ name: string; value: string | null }>; loadedAt: number };
+export type LoadedForm = {
+  fields: Array<{ name: string; value: string | null }>;
+  loadedAt: number;
+};
 
 /** The answer to one posted enquiry. */
 export type EnquiryResult = {

@@ -10,8 +10,9 @@ export function cspProblems(policy: string | null, html: string): string[] {
   const scriptSrc = /(?:^|;)\s*script-src ([^;]*)/.exec(policy)?.[1] ?? '';
   const nonce = /'nonce-([^']+)'/.exec(scriptSrc)?.[1];
   const unstamped = nonce
-    ? html.replace(/<script\b[^>]*\bnonce="([^"]*)"[^>]*>[\s\S]*?<\/script\s*>/gi, (script, value) =>
-        value === nonce ? '' : script,
+    ? html.replace(
+        /<script\b[^>]*\bnonce="([^"]*)"[^>]*>[\s\S]*?<\/script\s*>/gi,
+        (script, value) => (value === nonce ? '' : script),
       )
     : html;
   return inlineScriptHashes(unstamped)

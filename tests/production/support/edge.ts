@@ -31,11 +31,12 @@ export function fillTemplate(template: string, values: Record<string, string>): 
 }
 
 /**
- * Starts Debian's nginx with deploy/nginx.conf in front of `upstreams` (`host:port`), on loopback,
+ * Starts Debian's nginx with deploy/nginx.conf in front of `upstreams` (`host:port`, each skipped
+ * `failTimeoutS` seconds after a failure), on loopback,
  * with a throwaway self-signed certificate, in a temporary directory removed on stop.
  * @throws when nginx is missing, refuses the configuration or does not answer within 15 s.
  */
-export async function startEdge(upstreams: string[]): Promise<Edge> {
+export async function startEdge(upstreams: string[], failTimeoutS = 10): Promise<Edge> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'edge-'));
   mkdirSync(path.join(dir, 'cache'));
   const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
@@ -55,12 +56,18 @@ export async function startEdge(upstreams: string[]): Promise<Edge> {
     SERVER_NAME: '127.0.0.1',
     CERT: path.join(dir, 'cert.pem'),
     KEY: path.join(dir, 'key.pem'),
-    UPSTREAMS: upstreams.map((upstream) => `server ${upstream} max_fails=1 fail_timeout=10s;`).join('\n    '),
+    UPSTREAMS: upstreams
+      .map((upstream) => `server ${upstream} max_fails=1 fail_timeout=${failTimeoutS}s;`)
+      .join('\n    '),
   });
   writeFileSync(path.join(dir, 'nginx.conf'), conf);
-  const child = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off; user root;'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    'nginx',
+    ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off; user root;'],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const errors = () => {
     try {

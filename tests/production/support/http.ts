@@ -37,12 +37,18 @@ export function httpRequest(url: string, options: HttpOptions = {}): Promise<Htt
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }),
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
         );
         response.on('error', reject);
       },
     );
-    request.on('timeout', () => request.destroy(new Error(`${url}: no answer within ${options.timeoutMs ?? 30_000} ms`)));
+    request.on('timeout', () =>
+      request.destroy(new Error(`${url}: no answer within ${options.timeoutMs ?? 30_000} ms`)),
+    );
     request.on('error', reject);
     request.end(options.body);
   });

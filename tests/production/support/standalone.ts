@@ -12,12 +12,13 @@ export type DockerCopy = { source: string; destination: string };
  * @throws when the Dockerfile has no such line or uses another layout.
  */
 export function dockerCopies(dockerfile = path.join(repoRoot, 'Dockerfile')): DockerCopy[] {
-  const copies = [...readFileSync(dockerfile, 'utf8').matchAll(/^COPY --from=build (?:--\S+ )*(\S+) (\S+)$/gm)].map(
-    ([, source = '', destination = '']) => ({ source, destination }),
-  );
+  const copies = [
+    ...readFileSync(dockerfile, 'utf8').matchAll(/^COPY --from=build (?:--\S+ )*(\S+) (\S+)$/gm),
+  ].map(([, source = '', destination = '']) => ({ source, destination }));
   if (copies.length === 0) throw new Error('The Dockerfile copies nothing from its build stage');
   for (const { source } of copies)
-    if (!source.startsWith('/src/')) throw new Error(`Unexpected COPY source ${source} (build WORKDIR is /src)`);
+    if (!source.startsWith('/src/'))
+      throw new Error(`Unexpected COPY source ${source} (build WORKDIR is /src)`);
   return copies;
 }
 
