@@ -10,7 +10,7 @@ import { openTestDatabase, type TestDatabase } from '@/server/test-support/datab
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { enquiryValues, loadForm, postEnquiry, submitForm } from './support/contact-form';
 import { cspProblems } from './support/csp';
-import { startEdge, type Edge } from './support/edge';
+import { startEdge, type Edge } from '../../scripts/bench/nginx-edge.mjs';
 import { httpRequest } from './support/http';
 import { repoRoot, startProductionServer, type ProductionServer } from './support/next-server';
 
