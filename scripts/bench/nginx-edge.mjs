@@ -137,7 +137,8 @@ export async function startEdge(upstreams, failTimeoutS = 10) {
 export async function startStaticNginx(root) {
   const dir = await runDirectory();
   const port = await freePort();
-  const conf = `pid ${dir}/nginx.pid;
+  const conf = `worker_processes auto;
+pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
