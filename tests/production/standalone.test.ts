@@ -1,6 +1,7 @@
 // The container recipe without building an image (issue 11, item 1): what the Dockerfile copies is
 // copied into an empty directory and started as the image starts it (`node server.js`), from
 // another working directory, with the app directory read-only and only DATA_DIR writable.
+import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,7 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop('SIGTERM', 10_000);
   if (root) {
-    chmodSync(path.join(root, 'app'), 0o755);
+    execFileSync('chmod', ['-R', 'u+w', path.join(root, 'app')]);
     rmSync(root, { recursive: true, force: true });
   }
 });

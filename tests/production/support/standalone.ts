@@ -1,4 +1,5 @@
-import { chmodSync, cpSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './next-server';
 
@@ -24,8 +25,8 @@ export function dockerCopies(dockerfile = path.join(repoRoot, 'Dockerfile')): Do
 
 /**
  * Copies what the Dockerfile's runtime stage copies into the empty directory `appDir` (standing for
- * `/app`), then makes it read-only for everyone, as the image's root-owned files are for its
- * non-root user.
+ * `/app`), then makes it read-only for everyone (`chmod -R a-w`), as the image's root-owned files
+ * are for its non-root user.
  */
 export function stageDockerApp(appDir: string): DockerCopy[] {
   const copies = dockerCopies();
@@ -33,6 +34,6 @@ export function stageDockerApp(appDir: string): DockerCopy[] {
     cpSync(path.join(repoRoot, source.slice('/src/'.length)), path.resolve(appDir, destination), {
       recursive: true,
     });
-  chmodSync(appDir, 0o555);
+  execFileSync('chmod', ['-R', 'a-w', appDir]);
   return copies;
 }
