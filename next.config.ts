@@ -5,6 +5,18 @@ import { staticSecurityHeaders } from './src/lib/security/headers';
 const nextConfig: NextConfig = {
   // NEXT_DIST_DIR lets parallel builds (e.g. a benchmark beside the test suite) use their own folder.
   distDir: process.env.NEXT_DIST_DIR ?? '.next',
+  // One deployable artifact (issue 11, item 1): `.next/standalone` holds server.js and only the
+  // files it needs; scripts/build/after-build.mts adds the CSP manifest, static files and public/.
+  output: 'standalone',
+  // Files read at run time by path, which tracing cannot see (resolved from src/lib/server-root.ts).
+  outputFileTracingIncludes: {
+    '/**': [
+      './drizzle/**/*',
+      './node_modules/@fontsource/inter/files/inter-latin-400-normal.woff',
+      './node_modules/@fontsource/inter/files/inter-latin-700-normal.woff',
+    ],
+  },
+
   pageExtensions: ['ts', 'tsx', 'mdx'],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -1,7 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROME_FLAGS, CHROME_PATH } from './scripts/chromium.mjs';
 
-/** Port of the production server the browser tests start (`next start`). */
+/** Port of the production server the browser tests start (the standalone bundle, as `npm start` runs it). */
 const port = Number(process.env.E2E_PORT ?? 3100);
 
 /** Debian's Chromium with the launch flags that work on this machine (DEVELOPERS.md). */
@@ -24,11 +24,13 @@ export default defineConfig({
     { name: 'mobile', use: { ...devices['Pixel 5'], viewport: { width: 375, height: 740 } } },
   ],
   webServer: {
-    command: `npx next start -p ${port}`,
+    command: 'node scripts/start.mjs',
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
       DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e',
       SITE_URL: `http://127.0.0.1:${port}`,
       // Each test posts the contact form from its own X-Forwarded-For address, so the per-client

@@ -25,6 +25,7 @@ import {
   RUNS,
 } from './bench/config.mjs';
 import { prepareEmptyNext } from './bench/empty-next.mjs';
+import { measureEdgeThroughput } from './bench/edge-throughput.mjs';
 import { measureEnquiries } from './bench/enquiries.mjs';
 import { measureLoad } from './bench/http-load.mjs';
 import { lighthouseMedian } from './bench/lighthouse.mjs';
@@ -148,6 +149,23 @@ async function measureSite() {
           fmt(l.throughputKiBps),
           l.non2xx,
           l.errors,
+        ]),
+      );
+
+      section(`HTML req/s: reference edge (cache warm) vs the instance vs nginx from disk (${LOAD_SECONDS} s each)`);
+      results.edge = await measureEdgeThroughput(server.url, path.join(repo, distDir, 'server', 'app'), {
+        seconds: LOAD_SECONDS,
+      });
+      printTable(
+        ['route', 'instance', 'edge', 'disk', 'edge/instance', 'disk/edge', 'failed'],
+        results.edge.map((r) => [
+          r.route,
+          fmt(r.instance),
+          fmt(r.edge),
+          fmt(r.disk),
+          fmt(r.edgeOverInstance, 2),
+          fmt(r.diskOverEdge, 2),
+          r.failed,
         ]),
       );
 

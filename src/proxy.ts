@@ -17,7 +17,7 @@ const development = process.env.NODE_ENV === 'development';
 /**
  * Sets the Content-Security-Policy (and HSTS over HTTPS) on every response but hashed build files.
  * - Prerendered pages stay static: their policy lists the SHA-256 of each inline script of the HTML
- *   that `next build` wrote, so no nonce (which would force per-request rendering) is needed.
+ *   that `next build` wrote (from the build's CSP manifest, `prerendered-hashes.ts`), so no nonce (which would force per-request rendering) is needed.
  *   Other spellings of a product URL are served from the prerendered page they show.
  * - Anything else (pages rendered on demand such as /contact-us, route handlers, unknown paths)
  *   gets a fresh nonce, passed to Next.js in the request's CSP header so it stamps its scripts with
@@ -51,7 +51,8 @@ function servePrerendered(request: NextRequest, https: boolean): NextResponse | 
 function renderWithNonce(request: NextRequest, https: boolean): NextResponse {
   const policy = contentSecurityPolicy({
     nonce: createNonce(),
-    scriptHashes: notFoundScriptHashes(),
+    // `next dev` writes no CSP manifest (that is `npm run build`'s step) and renders 404s itself.
+    scriptHashes: development ? [] : notFoundScriptHashes(),
     https,
     development,
   });

@@ -4,7 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Runs `next build` in `cwd` with `env` (e.g. NEXT_DIST_DIR); throws when it fails. `next build`
+ * Runs `next build` in `cwd` with `env` (e.g. NEXT_DIST_DIR), then the site's post-build step when
+ * `cwd` has one (scripts/build/after-build.mts); throws when either fails. `next build`
  * adds the dist dir's type folders to `tsconfig.json`; the file is put back as it was, so a
  * benchmark leaves the work tree clean.
  * @param {string} cwd
@@ -21,6 +22,12 @@ export function buildNext(cwd, env) {
   });
   if (original !== null) writeFileSync(tsconfig, original);
   if (status !== 0) throw new Error(`next build failed in ${cwd} (exit ${status})`);
+  // The site's post-build step (`npm run build`): CSP manifest and standalone bundle.
+  const afterBuild = path.join(cwd, 'scripts', 'build', 'after-build.mts');
+  if (!existsSync(afterBuild)) return;
+  const tsx = path.join(cwd, 'node_modules', '.bin', 'tsx');
+  const step = spawnSync(tsx, [afterBuild], { cwd, env: { ...process.env, ...env }, stdio: 'inherit' });
+  if (step.status !== 0) throw new Error(`${afterBuild} failed (exit ${step.status})`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { trustProxySchema } from './http/trust-proxy';
 
 /** Treats an empty variable (`FOO=` in a .env file) as unset. */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -63,11 +64,7 @@ const envSchema = z
       z.string().min(3).default('Nirmaya website <no-reply@localhost>'),
     ),
     FORM_SECRET: optional(z.string().min(32, 'FORM_SECRET must be at least 32 characters.')),
-    TRUST_PROXY: z.preprocess(
-      (value) =>
-        value === '' || value === undefined || value === 'false' ? 0 : value === 'true' ? 1 : value,
-      z.coerce.number().int().min(0).max(10),
-    ),
+    TRUST_PROXY: trustProxySchema,
     SITE_URL: optional(z.url()),
     LEADS_RETENTION_DAYS: positiveInt(365),
     RATE_LIMIT_MAX: positiveInt(5),

@@ -67,7 +67,7 @@ describe.skipIf(postgres.skipReason)(
         subject: 'While the database is down',
       });
       const health = await fetch(`${server.url}/api/health`);
-      expect(whileDown.reference).toBeUndefined();
+      expect(whileDown.reference).toBeNull();
       expect(whileDown.message).toMatch(/could not save your enquiry/);
       expect(whileDown.html.includes('Thank you, your enquiry has been received')).toBe(false);
       expect(health.status).toBe(503);

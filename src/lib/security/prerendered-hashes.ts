@@ -1,76 +1,54 @@
 import 'server-only';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inlineScriptHashes } from './inline-scripts';
+import { distDir } from '@/lib/server-root';
+import { CSP_MANIFEST_FILE, manifestKey, type CspManifest } from './csp-manifest';
 
-/** The build folder, as in next.config.ts (`NEXT_DIST_DIR` lets parallel builds use their own). */
-const appDir = () =>
-  path.resolve(process.cwd(), process.env.NEXT_DIST_DIR ?? '.next', 'server', 'app');
-
-type Entry = { mtimeMs: number; size: number; hashes: string[] };
-const cache = new Map<string, Entry>();
+let manifest: { outputs: Set<string>; pages: Map<string, string[]> } | undefined;
 
 /**
- * The prerendered HTML file `next build` wrote for `pathname` (`/` -> `index.html`,
- * `/products/4` -> `products/4.html`), or `null` when the path has none or is not a plain path.
+ * The build's CSP manifest (`<distDir>/csp-manifest.json`, written after `next build` by
+ * scripts/build/after-build.mts), read once on first use and kept for the life of the process:
+ * a server only ever serves the build it started with (issue 11, item 2).
+ * @throws Error when the manifest is missing or unreadable (the build did not finish).
  */
-export function prerenderedFile(pathname: string): string | null {
-  let decoded: string;
+function loadManifest() {
+  if (manifest) return manifest;
+  const file = path.join(distDir(), CSP_MANIFEST_FILE);
+  let parsed: CspManifest;
   try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return null;
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as CspManifest;
+  } catch (error) {
+    throw new Error(`No CSP manifest at ${file}: build with \`npm run build\``, { cause: error });
   }
-  const segments = decoded.split('/').filter(Boolean);
-  if (segments.some((segment) => segment === '..' || segment === '.' || /[\0\\]/.test(segment)))
-    return null;
-  const root = appDir();
-  const file = path.join(root, `${segments.length === 0 ? 'index' : segments.join('/')}.html`);
-  return file.startsWith(root + path.sep) ? file : null;
+  manifest = { outputs: new Set(parsed.outputs), pages: new Map(Object.entries(parsed.pages)) };
+  return manifest;
 }
 
 /**
  * Hashes of the inline scripts in the prerendered HTML of `pathname`, or `null` when the path was
- * not prerendered (it renders on demand, or is a 404). Read lazily from the build output and cached
- * until the file changes, so the policy always matches the HTML the server sends, without a
- * separate build step that could be forgotten.
+ * not prerendered (it renders on demand, or is a 404) or is malformed.
+ * @throws Error when the build has no CSP manifest.
  */
 export function prerenderedScriptHashes(pathname: string): string[] | null {
-  const file = prerenderedFile(pathname);
-  return file ? hashesOfFile(file) : null;
+  const key = manifestKey(pathname);
+  return (key !== null && loadManifest().pages.get(key)) || null;
 }
 
 /**
  * Whether `next build` wrote any output for `pathname`: an HTML page or a file route such as an
- * Open Graph image (`.meta` beside it). Such a path has a route of its own and is never aliased.
+ * Open Graph image. Such a path has a route of its own and is never aliased.
+ * @throws Error when the build has no CSP manifest.
  */
 export function hasPrerenderedOutput(pathname: string): boolean {
-  const file = prerenderedFile(pathname);
-  if (!file) return false;
-  try {
-    return statSync(file.replace(/\.html$/, '.meta')).isFile();
-  } catch {
-    return false;
-  }
+  const key = manifestKey(pathname);
+  return key !== null && loadManifest().outputs.has(key);
 }
 
-/** Hashes of the static 404 page, which Next.js serves for any path it has no route for. */
+/**
+ * Hashes of the static 404 page, which Next.js serves for any path it has no route for.
+ * @throws Error when the build has no CSP manifest.
+ */
 export function notFoundScriptHashes(): string[] {
-  return hashesOfFile(path.join(appDir(), '_not-found.html')) ?? [];
-}
-
-function hashesOfFile(file: string): string[] | null {
-  let stats;
-  try {
-    stats = statSync(file);
-  } catch {
-    return null;
-  }
-  if (!stats.isFile()) return null;
-  const cached = cache.get(file);
-  if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size)
-    return cached.hashes;
-  const hashes = inlineScriptHashes(readFileSync(file, 'utf8'));
-  cache.set(file, { mtimeMs: stats.mtimeMs, size: stats.size, hashes });
-  return hashes;
+  return loadManifest().pages.get('/_not-found') ?? [];
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ImageResponse } from 'next/og';
+import { serverRoot } from '@/lib/server-root';
 import { LogoMark } from '@/components/layout/logo-mark';
 import type { Module } from '@/content/modules';
 import { pageRoutes, type PagePath } from '@/content/routes';
@@ -18,7 +19,7 @@ let fonts:
 function loadFonts() {
   const file = (weight: 400 | 700) =>
     join(
-      process.cwd(),
+      /* turbopackIgnore: true */ serverRoot,
       'node_modules/@fontsource/inter/files',
       `inter-latin-${weight}-normal.woff`,
     );

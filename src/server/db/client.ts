@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import lockfile from 'proper-lockfile';
 import { Pool, type PoolConfig } from 'pg';
+import { serverRoot } from '@/lib/server-root';
 import { errorFacts, log } from '../log';
 import { bridgeDirectory, startPgliteBridge } from './pglite-bridge';
 import { schema } from './schema';
@@ -29,8 +30,8 @@ export type Database = {
 /** Key of the advisory lock serialising migrations across instances (any constant bigint). */
 const MIGRATION_LOCK_KEY = 4_711_203_001;
 
-/** Where the generated migrations live (repository root, where `next start` and the CLI run). */
-const defaultMigrationsFolder = () => path.join(process.cwd(), 'drizzle');
+/** Where the generated migrations live: `drizzle/` in the server's root (the repository, or the standalone bundle). */
+const defaultMigrationsFolder = () => path.join(/* turbopackIgnore: true */ serverRoot, 'drizzle');
 
 export type OpenOptions = {
   /** A `postgres://` URL: use that server; otherwise PGlite in `dataDir`. */

@@ -1,25 +1,31 @@
 import 'server-only';
 import { createHmac } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import proxyaddr from 'proxy-addr';
 import { PEER_ADDRESS_HEADER } from './peer-address';
+import { trustFunction, type TrustProxy } from './trust-proxy';
 
 /**
- * The client's address for rate limiting.
- * - `trustedProxies` = 0 (TRUST_PROXY unset): the TCP peer, as recorded by `installPeerAddressHeader`;
- *   `X-Forwarded-For` is ignored because any client can send it.
- * - `trustedProxies` = n > 0: the n-th address from the right of `X-Forwarded-For` (the one the
- *   outermost trusted proxy saw), e.g. 1 for a single nginx in front of the site.
- * Returns `'unknown'` when no address is available.
+ * The client's address for rate limiting (issue 11, item 4): starting from the TCP peer (recorded
+ * by `installPeerAddressHeader`), the right-most address of `X-Forwarded-For` that `trust` does
+ * not trust, computed by `proxy-addr` as Express's `req.ip` is.
+ * - `trust` 0 (TRUST_PROXY unset): the TCP peer; `X-Forwarded-For` is ignored, as any client can
+ *   send it.
+ * - `trust` n: the address the n-th proxy from the site saw (1 behind the reference nginx); a
+ *   client's forged entries lie left of it and are never reached.
+ * - `trust` a list of CIDR ranges: the first hop, from the right, outside those ranges.
+ * Returns `'unknown'` when the peer address is missing (the header was not installed).
  */
-export function clientAddress(headers: Headers, trustedProxies: number): string {
-  if (trustedProxies > 0) {
-    const hops = (headers.get('x-forwarded-for') ?? '')
-      .split(',')
-      .map((hop) => hop.trim())
-      .filter(Boolean);
-    const address = hops[hops.length - trustedProxies] ?? hops[0];
-    if (address) return address;
-  }
-  return headers.get(PEER_ADDRESS_HEADER) || 'unknown';
+export function clientAddress(headers: Headers, trust: TrustProxy): string {
+  const peer = headers.get(PEER_ADDRESS_HEADER);
+  if (!peer) return 'unknown';
+  const forwardedFor = headers.get('x-forwarded-for');
+  const request = {
+    socket: { remoteAddress: peer },
+    connection: { remoteAddress: peer },
+    headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+  } as unknown as IncomingMessage;
+  return proxyaddr(request, trustFunction(trust));
 }
 
 /** Salted hash of a client address (HMAC-SHA-256, hex): stored and rate-limited instead of the IP. */

@@ -1,29 +1,42 @@
 import 'server-only';
-import http from 'node:http';
+import { subscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
+import { getEnv } from '../env';
+import { log } from '../log';
+import { trustsNoProxy, type TrustProxy } from './trust-proxy';
 
 /**
- * Request header carrying the TCP peer address into route handlers and server actions, which
- * Next.js does not expose otherwise (`NextRequest.ip` is gone; `X-Forwarded-For` is set by the
- * client or a proxy). Overwritten on every request, so a client cannot choose it.
+ * Request header carrying the TCP peer address into the proxy, route handlers and server actions,
+ * which Next.js does not expose otherwise (`NextRequest.ip` is gone, and Next.js fills
+ * `X-Forwarded-For` with the peer only when the client sent none). Overwritten on every request,
+ * so a client cannot choose it.
  */
 export const PEER_ADDRESS_HEADER = 'x-nirmaya-peer-address';
 
 const installed = Symbol.for('nirmaya.peerAddressHeader');
 
 /**
- * Makes every Node.js HTTP server in this process stamp `PEER_ADDRESS_HEADER` on incoming
- * requests before its handlers run. Called once from `instrumentation.ts`; idempotent.
+ * Stamps `PEER_ADDRESS_HEADER` on every request any HTTP server of this process receives, before
+ * its handlers run, through Node's public `http.server.request.start` diagnostics channel (no
+ * patching of Node internals; issue 11, item 4). With `trust` 0, the first request that carries
+ * `X-Forwarded-For` logs one warning: behind a proxy, the rate limit would count the proxy, not
+ * visitors. Called once at start-up (`startServer`); idempotent. `trust` defaults to TRUST_PROXY.
  */
-export function installPeerAddressHeader(): void {
-  const proto = http.Server.prototype as http.Server & { [installed]?: true };
-  if (proto[installed]) return;
-  const emit = proto.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
-  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'request') {
-      const request = args[0] as http.IncomingMessage;
-      request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';
+export function installPeerAddressHeader(trust: TrustProxy = getEnv().TRUST_PROXY): void {
+  const state = globalThis as typeof globalThis & { [installed]?: true };
+  if (state[installed]) return;
+  state[installed] = true;
+  let warned = !trustsNoProxy(trust);
+  subscribe('http.server.request.start', (message) => {
+    const request = (message as { request: IncomingMessage }).request;
+    request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';
+    if (!warned && request.headers['x-forwarded-for'] !== undefined) {
+      warned = true;
+      log.warn(
+        { event: 'http.proxied_without_trust' },
+        'Requests arrive with X-Forwarded-For but TRUST_PROXY is 0: every visitor is counted as the ' +
+          'proxy in the enquiry rate limit. Set TRUST_PROXY (1 behind one proxy, or its addresses).',
+      );
     }
-    return emit.call(this, event, ...args);
-  } as typeof proto.emit;
-  proto[installed] = true;
+  });
 }

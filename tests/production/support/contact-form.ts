@@ -1,20 +1,112 @@
-/** The fields a visitor types into the contact form (names as in the form). */
+import { parseForm } from '../../../scripts/bench/enquiries.mjs';
+import { httpRequest } from './http';
+
+/** What a visitor types into the contact form (field names as the form's inputs). */
 export type EnquiryValues = {
   firstName: string;
   lastName: string;
   email: string;
   organization: string;
   subject: string;
-  message?: string;
+  message: string;
 };
 
-/** What the server answered to a form post: the reference on "thank you", else the status text. */
-export type PostedEnquiry = { status: number; reference?: string; message: string; html: string };
+/** The contact form as loaded: its inputs (hidden ones with their values) and when it was loaded. */
+export type LoadedForm = {
+  fields: Array<{ name: string; value: string | null }>;
+  loadedAt: number;
+};
 
-/** The signed form token must be at least this old when posted (ms; the server refuses faster posts). */
+/** The answer to one posted enquiry. */
+export type EnquiryResult = {
+  /** The page said "thank you" and showed a reference. */
+  accepted: boolean;
+  /** The enquiry reference shown to the visitor, or null. */
+  reference: string | null;
+  /** The text of the form's status region (e.g. why it could not be saved), or ''. */
+  message: string;
+  status: number;
+  html: string;
+};
+
+/** How the requests are sent: `localAddress` makes a loopback client distinct (e.g. 127.0.3.7). */
+export type ClientOptions = { localAddress?: string };
+
+/** The server refuses forms submitted within 3 s of rendering (spec, spam checks). */
 const TOKEN_MIN_AGE_MS = 3_100;
 
-const decode = (value: string) =>
+/**
+ * Loads `/contact-us` as a browser would (fresh signed form token and server-action reference).
+ * @throws when the page has no form or does not answer 200.
+ */
+export async function loadForm(
+  baseUrl: string,
+  headers: Record<string, string> = {},
+  client: ClientOptions = {},
+): Promise<LoadedForm> {
+  const response = await httpRequest(`${baseUrl}/contact-us`, { headers, ...client });
+  if (response.status !== 200) throw new Error(`GET /contact-us answered ${response.status}`);
+  return { fields: parseForm(response.text), loadedAt: Date.now() };
+}
+
+/**
+ * Posts a loaded form with `values` (as React's server action, without a browser), once its token
+ * is old enough. Never throws for a refusal: `accepted` is false and `status`/`html` say why.
+ * @throws on network errors (e.g. the connection was cut).
+ */
+export async function submitForm(
+  baseUrl: string,
+  form: LoadedForm,
+  values: EnquiryValues,
+  headers: Record<string, string> = {},
+  client: ClientOptions = {},
+): Promise<EnquiryResult> {
+  const wait = form.loadedAt + TOKEN_MIN_AGE_MS - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const body = new FormData();
+  for (const { name, value } of form.fields)
+    body.append(name, value ?? values[name as keyof EnquiryValues] ?? '');
+  // A Response serialises the multipart body and gives its boundary, as a browser would send it.
+  const encoded = new Response(body);
+  const response = await httpRequest(`${baseUrl}/contact-us`, {
+    method: 'POST',
+    body: Buffer.from(await encoded.arrayBuffer()),
+    headers: {
+      origin: new URL(baseUrl).origin,
+      accept: 'text/html',
+      'content-type': encoded.headers.get('content-type') ?? '',
+      ...headers,
+    },
+    ...client,
+  });
+  const html = response.text;
+  const reference = /data-testid="enquiry-reference"[^>]*>([^<]+)</.exec(html)?.[1]?.trim() ?? null;
+  const ok = response.status >= 200 && response.status < 300;
+  const message = decodeEntities(
+    /role="(?:status|alert)"[^>]*>([\s\S]{0,400}?)<\/(?:p|div)>/.exec(html)?.[1] ?? '',
+  )
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return { accepted: ok && reference !== null, reference, message, status: response.status, html };
+}
+
+/**
+ * Loads the contact form and posts `values` through it, as one visitor (`headers`, e.g. an
+ * `X-Forwarded-For`, go with both requests; `client` chooses the source address). Takes a little over 3 s (the token's minimum age).
+ * @throws on network errors or when the form cannot be loaded.
+ */
+export async function postEnquiry(
+  baseUrl: string,
+  values: EnquiryValues,
+  headers: Record<string, string> = {},
+  client: ClientOptions = {},
+): Promise<EnquiryResult> {
+  return submitForm(baseUrl, await loadForm(baseUrl, headers, client), values, headers, client);
+}
+
+/** The text of HTML with its character references decoded (the five React writes). */
+const decodeEntities = (value: string) =>
   value
     .replace(/&quot;/g, '"')
     .replace(/&#x27;|&#39;/g, "'")
@@ -22,49 +114,12 @@ const decode = (value: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
-/**
- * Posts the contact form of `baseUrl` the way a browser without JavaScript does: loads
- * `/contact-us`, keeps every hidden input (React's server action id, the signed token) and the
- * names of the visible ones, waits until the token is old enough, then posts `values`
- * (with `Origin` set to `baseUrl`, plus `headers`).
- * @returns the HTTP status, the enquiry reference when the page says "thank you", and the text of
- *   the status region otherwise.
- * @throws when the page has no form.
- */
-export async function postEnquiry(
-  baseUrl: string,
-  values: EnquiryValues,
-  headers: Record<string, string> = {},
-): Promise<PostedEnquiry> {
-  const loaded = Date.now();
-  const page = await (await fetch(`${baseUrl}/contact-us`, { headers })).text();
-  const form = /<form\b[^>]*>([\s\S]*?)<\/form>/.exec(page)?.[1];
-  if (!form) throw new Error('no <form> on /contact-us');
-  const body = new FormData();
-  for (const [tag] of form.matchAll(/<(?:input|textarea)\b[^>]*>/g)) {
-    const name = /\bname="([^"]*)"/.exec(tag)?.[1];
-    if (!name) continue;
-    const hidden = /\btype="hidden"/.test(tag);
-    const typed = (values as Record<string, string | undefined>)[decode(name)];
-    body.append(
-      decode(name),
-      hidden ? decode(/\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '') : (typed ?? ''),
-    );
-  }
-  const wait = loaded + TOKEN_MIN_AGE_MS - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  const response = await fetch(`${baseUrl}/contact-us`, {
-    method: 'POST',
-    body,
-    headers: { origin: baseUrl, accept: 'text/html', ...headers },
-  });
-  const html = await response.text();
-  const reference = /data-testid="enquiry-reference"[^>]*>([^<]+)</.exec(html)?.[1]?.trim();
-  const message = decode(
-    /role="(?:status|alert)"[^>]*>([\s\S]{0,400}?)<\/(?:p|div)>/.exec(html)?.[1] ?? '',
-  )
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return { status: response.status, reference, message, html };
-}
+/** Distinct, valid enquiry values for visitor `n`. */
+export const enquiryValues = (n: number, tag = 'test'): EnquiryValues => ({
+  firstName: 'Test',
+  lastName: `Visitor ${n}`,
+  email: `${tag}.${n}@hospital.example`,
+  organization: 'Production Test Hospital',
+  subject: `Enquiry ${tag} ${n}`,
+  message: `Enquiry number ${n} posted by the production tests (${tag}).`,
+});

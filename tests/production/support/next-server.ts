@@ -24,24 +24,26 @@ export type StartOptions = {
   env?: Record<string, string | undefined>;
   /** Port to listen on (default: a free one). */
   port?: number;
-  /** Command and arguments (default `node_modules/.bin/next start -p <port>` in the repo root). */
+  /** Command and arguments (default: `npm start`'s `node scripts/start.mjs`, the standalone server, in the repo root; PORT and HOSTNAME select the address). */
   command?: (port: number) => { file: string; args: string[]; cwd: string };
   /** Path that must answer (any status below 500) before the server counts as started. Default `/`. */
   readyPath?: string;
   /** How long to wait for readiness (ms, default 90 s). */
   timeoutMs?: number;
+  /** Run as this user (needs root), e.g. so file permissions hold as they would in a container. */
+  user?: { uid: number; gid: number };
 };
 
 /**
- * Starts the production build (`next start`, or another command) as a real child process and waits
+ * Starts the production build (the standalone server as `npm start` runs it, or another command) as a real child process and waits
  * until `readyPath` answers below 500.
  * @throws when the process exits or does not answer within `timeoutMs` (its output is in the message).
  */
 export async function startProductionServer(options: StartOptions = {}): Promise<ProductionServer> {
   const port = options.port ?? (await freePort());
   const { file, args, cwd } = options.command?.(port) ?? {
-    file: path.join(repoRoot, 'node_modules/.bin/next'),
-    args: ['start', '-p', String(port), '-H', '127.0.0.1'],
+    file: process.execPath,
+    args: [path.join(repoRoot, 'scripts/start.mjs')],
     cwd: repoRoot,
   };
   const child = spawn(file, args, {
@@ -54,6 +56,7 @@ export async function startProductionServer(options: StartOptions = {}): Promise
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...options.user,
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

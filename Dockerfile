@@ -1,0 +1,44 @@
+# syntax=docker/dockerfile:1
+# The site as one container image (issue 11, item 1; README, Deployment). Build:
+#   docker build --build-arg SITE_URL=https://www.nirmaya.example -t nirmaya-site .
+# The `build` stage also runs the release step (`npm run db:migrate`, see compose.yaml).
+# tests/production/standalone.test.ts copies what the COPY --from=build lines below copy and runs it:
+# keep every runtime file in those lines.
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+ENV NEXT_TELEMETRY_DISABLED=1
+COPY --from=deps /src/node_modules ./node_modules
+COPY . .
+# Prerendered pages take the public URL at build time (canonical links, sitemap, share images).
+ARG SITE_URL
+ENV SITE_URL=${SITE_URL}
+# `npm run build` = next build + the CSP manifest + the complete standalone bundle.
+RUN npm run build
+
+FROM node:20-bookworm-slim AS runtime
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/* \
+  && mkdir /data && chown node:node /data
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    PORT=3000 \
+    HOSTNAME=0.0.0.0 \
+    DATA_DIR=/data
+WORKDIR /app
+# Owned by root: the app directory is read-only for the server; only DATA_DIR is writable.
+COPY --from=build /src/.next/standalone ./
+USER node
+VOLUME /data
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# tini is PID 1: it forwards SIGTERM to node (graceful shutdown) and reaps zombies.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "server.js"]
