@@ -1,7 +1,9 @@
 import 'server-only';
-import { desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { leads, outbox, rateLimits } from '../db/schema';
+import { getEnv } from '../env';
+import { enqueueDeliveries } from '../outbox/enqueue';
 import { requeueFailed } from '../outbox/queue';
 import { toCsv } from './csv';
 
@@ -18,10 +20,20 @@ export type LeadSummary = {
   delivery: string | null;
   attempts: number | null;
   lastError: string | null;
+  /** `spam` for a quarantined enquiry not (yet) released. */
+  verdict: 'lead' | 'spam';
 };
 
-/** Enquiries, newest first (at most `limit`). */
-export async function listLeads(db: Db, limit = 1_000_000): Promise<LeadSummary[]> {
+/** Which enquiries `listLeads` and `exportLeadsCsv` return. */
+export type LeadFilter = {
+  /** At most this many (default: all). */
+  limit?: number;
+  /** Also quarantined enquiries (issue 10: left out unless asked). */
+  includeSpam?: boolean;
+};
+
+/** Enquiries, newest first; quarantined ones only with `includeSpam`. */
+export async function listLeads(db: Db, { limit = 1_000_000, includeSpam = false }: LeadFilter = {}): Promise<LeadSummary[]> {
   return db
     .select({
       reference: leads.reference,
@@ -35,9 +47,11 @@ export async function listLeads(db: Db, limit = 1_000_000): Promise<LeadSummary[
       delivery: outbox.status,
       attempts: outbox.attempts,
       lastError: outbox.lastError,
+      verdict: leads.verdict,
     })
     .from(leads)
     .leftJoin(outbox, eq(outbox.leadId, leads.id))
+    .where(includeSpam ? undefined : eq(leads.verdict, 'lead'))
     .orderBy(desc(leads.createdAt))
     .limit(limit);
 }
@@ -54,13 +68,18 @@ const csvColumns = [
   ['delivery', 'E-mail delivery'],
 ] as const;
 
-/** Every enquiry as CSV (header row first), cells neutralised against formula injection. */
-export async function exportLeadsCsv(db: Db): Promise<string> {
-  const rows = await listLeads(db);
+/**
+ * Every enquiry (quarantined ones only with `includeSpam`) as CSV, header row first, cells
+ * neutralised against formula injection.
+ */
+export async function exportLeadsCsv(db: Db, { includeSpam = false }: Pick<LeadFilter, 'includeSpam'> = {}): Promise<string> {
+  const rows = await listLeads(db, { includeSpam });
+  // With spam included, a last column says which rows are quarantined.
+  const columns = includeSpam ? [...csvColumns, ['verdict', 'Verdict'] as const] : csvColumns;
   return toCsv([
-    csvColumns.map(([, title]) => title),
+    columns.map(([, title]) => title),
     ...rows.map((row) =>
-      csvColumns.map(([key]) => {
+      columns.map(([key]) => {
         const value = row[key];
         return value instanceof Date ? value.toISOString() : (value ?? '');
       }),
@@ -90,13 +109,85 @@ export async function deleteLeadsByEmail(db: Db, email: string): Promise<{ leads
 /** Re-queues failed notifications for immediate delivery; returns how many. */
 export const retryFailedNotifications = requeueFailed;
 
+/** A quarantined enquiry as the operator reviews it (the message only when asked). */
+export type SpamSummary = {
+  reference: string;
+  createdAt: Date;
+  reason: string | null;
+  email: string;
+  subject: string;
+  message?: string;
+};
+
 /**
- * Deletes enquiries (and their jobs) older than `retentionDays` and rate-limit counters older than
- * a day. Returns how many enquiries were deleted.
+ * Quarantined enquiries not released, newest first (issue 10: `leads spam`). The message body is
+ * included only with `withMessage`.
  */
-export async function purgeExpired(db: Db, retentionDays: number, now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
-  const removed = await db.delete(leads).where(lt(leads.createdAt, cutoff)).returning({ id: leads.id });
+export async function listSpam(db: Db, { withMessage = false, limit = 1_000_000 } = {}): Promise<SpamSummary[]> {
+  const rows = await db
+    .select({
+      reference: leads.reference,
+      createdAt: leads.createdAt,
+      reason: leads.spamReason,
+      email: leads.email,
+      subject: leads.subject,
+      message: leads.message,
+    })
+    .from(leads)
+    .where(eq(leads.verdict, 'spam'))
+    .orderBy(desc(leads.createdAt))
+    .limit(limit);
+  return rows.map(({ message, ...row }) => (withMessage ? { ...row, message } : row));
+}
+
+/** What `releaseSpam` did. */
+export type ReleaseResult = 'released' | 'already-released' | 'not-found';
+
+/**
+ * Moves the quarantined enquiry `reference` to the normal path in ONE transaction (issue 10:
+ * `leads release`): verdict `lead`, `released_at` set, its deliveries queued with
+ * `enqueueDeliveries`, so the running site's outbox worker e-mails it exactly once. Releasing it
+ * again queues nothing (`already-released`), nor does an enquiry that was never spam.
+ */
+export async function releaseSpam(db: Db, reference: string, now = new Date()): Promise<ReleaseResult> {
+  return db.transaction(async (tx) => {
+    const [released] = await tx
+      .update(leads)
+      .set({ verdict: 'lead', releasedAt: now })
+      .where(and(eq(leads.reference, reference.trim().toUpperCase()), eq(leads.verdict, 'spam')))
+      .returning({ id: leads.id });
+    if (!released) {
+      const [existing] = await tx.select({ id: leads.id }).from(leads).where(eq(leads.reference, reference.trim().toUpperCase()));
+      return existing ? 'already-released' : 'not-found';
+    }
+    await enqueueDeliveries(tx, released.id);
+    return 'released';
+  });
+}
+
+/** How long each kind of enquiry is kept, in days. */
+export type Retention = { leadsDays: number; spamDays: number };
+
+/**
+ * Deletes enquiries (and their jobs) past their retention: leads (and released spam) after
+ * `retention.leadsDays` (LEADS_RETENTION_DAYS), quarantined spam never released after
+ * `retention.spamDays` (SPAM_RETENTION_DAYS, issue 10); `retention` may be just the leads' days,
+ * the spam's then coming from the environment. Also drops rate-limit counters older than a day.
+ * Returns how many enquiries were deleted.
+ */
+export async function purgeExpired(db: Db, retention: number | Retention, now = new Date()): Promise<number> {
+  const { leadsDays, spamDays } =
+    typeof retention === 'number' ? { leadsDays: retention, spamDays: getEnv().SPAM_RETENTION_DAYS } : retention;
+  const cutoff = (days: number) => new Date(now.getTime() - days * 86_400_000);
+  const removed = await db
+    .delete(leads)
+    .where(
+      or(
+        lt(leads.createdAt, cutoff(leadsDays)),
+        and(eq(leads.verdict, 'spam'), isNull(leads.releasedAt), lt(leads.createdAt, cutoff(spamDays))),
+      ),
+    )
+    .returning({ id: leads.id });
   await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - 86_400_000)));
   return removed.length;
 }
