@@ -16,7 +16,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 
 /** PBKDF2 iterations per attempt and the range the secret counter is drawn from. */
 const ALGORITHM = 'PBKDF2/SHA-256';
-const COST = 1_000;
+const COST = 500;
 const COUNTER_MIN = 1_000;
 const COUNTER_MAX = 4_000;
 /** A challenge must be solved and submitted within this time (ms). */

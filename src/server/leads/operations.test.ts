@@ -6,7 +6,15 @@ import { submitEnquiry } from '../contact/submit';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '../test-support/databases';
 import { deps, formData, request } from '../test-support/enquiry';
 import { csvCell } from './csv';
-import { deleteLeadsByEmail, exportLeadsCsv, listLeads, purgeExpired, retryFailedNotifications } from './operations';
+import {
+  deleteLeadsByEmail,
+  exportLeadsCsv,
+  listLeads,
+  listSpam,
+  purgeExpired,
+  releaseSpam,
+  retryFailedNotifications,
+} from './operations';
 
 describe('csvCell', () => {
   it.each([
@@ -83,6 +91,45 @@ for (const backend of backends) {
       expect(await database.db.select().from(outbox)).toHaveLength(1);
       expect(await purgeExpired(database.db, 365, new Date(Date.now() + 2 * 86_400_000))).toBe(0);
       expect(await database.db.select().from(rateLimits)).toHaveLength(0);
+    });
+
+    const quarantine = (values: Parameters<typeof formData>[0]) =>
+      submitEnquiry(formData(values, { honeypot: 'x' }), request(), deps(database.db));
+
+    it('leaves quarantined enquiries out of list and export unless asked, and lists them for review without the body', async () => {
+      await submit({ subject: 'real' });
+      await quarantine({ subject: 'spammy', message: 'Buy now' });
+      expect((await listLeads(database.db)).map((row) => row.subject)).toEqual(['real']);
+      expect((await listLeads(database.db, { includeSpam: true })).map((row) => [row.subject, row.verdict]).sort()).toEqual([
+        ['real', 'lead'],
+        ['spammy', 'spam'],
+      ]);
+      expect(await exportLeadsCsv(database.db)).not.toContain('spammy');
+      const withSpam = (await exportLeadsCsv(database.db, { includeSpam: true })).split('\r\n');
+      expect(withSpam[0]).toMatch(/"E-mail delivery","Verdict"$/);
+      expect(withSpam.find((line) => line.includes('spammy'))).toMatch(/"spam"$/);
+
+      const [spam] = await listSpam(database.db);
+      expect(spam).toEqual({ reference: expect.stringMatching(/^NH-/), createdAt: expect.any(Date), reason: 'honeypot', email: expect.any(String), subject: 'spammy' });
+      expect((await listSpam(database.db, { withMessage: true }))[0]!.message).toBe('Buy now');
+      expect(await releaseSpam(database.db, spam!.reference)).toBe('released');
+      expect(await listSpam(database.db)).toEqual([]);
+      expect((await listLeads(database.db)).map((row) => [row.subject, row.delivery]).sort()).toEqual([
+        ['real', 'pending'],
+        ['spammy', 'pending'],
+      ]);
+    });
+
+    it('purges spam never released after the spam retention, and released spam like a lead', async () => {
+      await submit({ subject: 'lead' });
+      await quarantine({ subject: 'spam' });
+      await quarantine({ subject: 'released' });
+      const [released] = await database.db.select().from(leads).where(eq(leads.subject, 'released'));
+      await releaseSpam(database.db, released!.reference);
+      await database.db.update(leads).set({ createdAt: new Date(Date.now() - 31 * 86_400_000) });
+      expect(await purgeExpired(database.db, { leadsDays: 365, spamDays: 30 })).toBe(1);
+      expect((await listLeads(database.db, { includeSpam: true })).map((row) => row.subject).sort()).toEqual(['lead', 'released']);
+      expect(await purgeExpired(database.db, { leadsDays: 30, spamDays: 30 })).toBe(2);
     });
   });
 }
