@@ -1,15 +1,23 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { CtaButton } from '@/components/ui/cta';
 import { contactFields, formTokenField, honeypotField, type ContactField } from '@/lib/contact-fields';
 import type { ContactFormState } from '@/lib/contact-schema';
 import { sendEnquiry } from './actions';
+import { solvingWidget, waitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
 import { FormField } from './form-field';
 
 const initialState: ContactFormState = { status: 'idle' };
+
+/** The proof-of-work widget, loaded in the browser only and only by this form (issue 10). */
+const AltchaProof = dynamic(() => import('./altcha-proof').then((module) => module.AltchaProof), { ssr: false });
+
+/** How long a submit waits for the widget to finish its proof before posting anyway (ms). */
+const PROOF_WAIT_MS = 15_000;
 
 type ContactFormProps = {
   /** Signed form token from the server; null when the form cannot be sent right now. */
@@ -28,7 +36,9 @@ type ContactFormProps = {
  * reference replaces the form. A `role="status"` region announces either outcome.
  */
 export function ContactForm({ token, defaultSubject, retentionDays }: ContactFormProps) {
-  const [state, formAction, pending] = useActionState(sendEnquiry, initialState);
+  const [state, formAction, actionPending] = useActionState(sendEnquiry, initialState);
+  const [awaitingProof, setAwaitingProof] = useState(false);
+  const pending = actionPending || awaitingProof;
   const formRef = useRef<HTMLFormElement>(null);
   const confirmationRef = useRef<HTMLHeadingElement>(null);
 
@@ -46,6 +56,22 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
     target.focus({ preventScroll: true });
     target.scrollIntoView({ block: 'center' });
   }, [state, firstInvalid]);
+
+  /**
+   * A fast visitor (autofill) may press Submit while the widget still solves its challenge: the
+   * post then waits for the proof (at most PROOF_WAIT_MS) instead of arriving without it.
+   */
+  const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
+    const form = event.currentTarget.form;
+    const widget = solvingWidget(form);
+    if (!form || !widget) return;
+    event.preventDefault();
+    setAwaitingProof(true);
+    void waitForProof(widget, PROOF_WAIT_MS).then(() => {
+      setAwaitingProof(false);
+      form.requestSubmit();
+    });
+  };
 
   const value = (field: ContactField) =>
     state.status === 'invalid' ? state.values[field] : field === 'subject' ? defaultSubject : '';
@@ -89,9 +115,11 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
           <FormField {...field('message')} multiline rows={6} />
 
           <input type="hidden" name={formTokenField} value={currentToken ?? ''} />
+          {/* Honeypot (issue 10): hidden from sight, keyboard and assistive technology, and named
+              so that no autofill heuristic fills it for a real visitor. */}
           <div aria-hidden="true" className="absolute -left-[9999px] top-0 size-px overflow-hidden">
-            <label htmlFor="contact-website">Website (leave this empty)</label>
-            <input id="contact-website" type="text" name={honeypotField} tabIndex={-1} autoComplete="off" defaultValue="" />
+            <label htmlFor="contact-xq">Leave this blank</label>
+            <input id="contact-xq" type="text" name={honeypotField} tabIndex={-1} autoComplete="off" defaultValue="" />
           </div>
 
           <p className="text-sm text-muted">
@@ -110,8 +138,16 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
             </p>
           )}
 
+          {currentToken && <AltchaProof key={currentToken} formToken={currentToken} />}
+
           <div>
-            <CtaButton type="submit" size="md" disabled={pending || !currentToken} aria-disabled={pending || !currentToken}>
+            <CtaButton
+              type="submit"
+              size="md"
+              disabled={pending || !currentToken}
+              aria-disabled={pending || !currentToken}
+              onClick={submitAfterProof}
+            >
               {pending ? 'Sending…' : 'Submit'}
             </CtaButton>
           </div>

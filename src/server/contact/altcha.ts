@@ -2,6 +2,7 @@ import 'server-only';
 import { createHmac } from 'node:crypto';
 import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import { proofAlgorithm } from '@/lib/proof-of-work';
 
 /**
  * ALTCHA proof of work on the contact form (issue 10): the browser solves a challenge while the
@@ -15,15 +16,11 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
  */
 
 /** PBKDF2 iterations per attempt and the range the secret counter is drawn from. */
-const ALGORITHM = 'PBKDF2/SHA-256';
 const COST = 500;
 const COUNTER_MIN = 1_000;
 const COUNTER_MAX = 4_000;
 /** A challenge must be solved and submitted within this time (ms). */
 export const CHALLENGE_TTL_MS = 60 * 60 * 1000;
-
-/** The submitted field holding the widget's payload (the widget's default `name`). */
-export const ALTCHA_FIELD = 'altcha';
 
 /** What a submitted proof says. `expired` and `absent` leave the clock test to decide. */
 export type ProofCheck = 'absent' | 'expired' | 'valid' | 'invalid' | 'replayed';
@@ -40,7 +37,7 @@ function keys(secret: string) {
  */
 export function createFormChallenge(secret: string, formNonce: string, now: Date = new Date()): Promise<Challenge> {
   return createChallenge({
-    algorithm: ALGORITHM,
+    algorithm: proofAlgorithm,
     cost: COST,
     counter: randomInt(COUNTER_MIN, COUNTER_MAX),
     deriveKey,

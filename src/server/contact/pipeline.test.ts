@@ -2,7 +2,7 @@ import '../test-support/quiet-logs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { count, eq } from 'drizzle-orm';
-import { contactFields, contactSchema, type ContactValues } from '@/lib/contact-schema';
+import { contactFields, contactSchema, honeypotField, type ContactValues } from '@/lib/contact-schema';
 import { leads, outbox, rateLimits } from '../db/schema';
 import { releaseSpam } from '../leads/operations';
 import { log } from '../log';
@@ -20,7 +20,8 @@ import {
   validValues,
 } from '../test-support/enquiry';
 import { requeueFailed } from '../outbox/queue';
-import { ALTCHA_FIELD, createFormChallenge } from './altcha';
+import { proofField } from '@/lib/proof-of-work';
+import { createFormChallenge } from './altcha';
 import { messages, submitEnquiry } from './submit';
 import { issueFormToken, verifyFormToken } from './token';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
@@ -239,7 +240,7 @@ for (const backend of backends) {
       const proof = await solvedProof(fast);
       const post = (token: string, payload: string) => {
         const data = formData({}, { token });
-        data.set(ALTCHA_FIELD, payload);
+        data.set(proofField, payload);
         return data;
       };
       // Posted 0.5 s after the token was issued (the clock test alone would call it a bot).
@@ -393,7 +394,7 @@ for (const backend of backends) {
         fc.asyncProperty(submission, async ({ values, honeypot, token }) => {
           const data = new FormData();
           for (const [name, value] of Object.entries(values)) if (value !== undefined) data.set(name, value);
-          if (honeypot !== null) data.set('website', honeypot);
+          if (honeypot !== null) data.set(honeypotField, honeypot);
           if (token !== 'none') data.set('formToken', token === 'fresh' ? freshToken() : 'v1.junk');
           const state = await submitEnquiry(data, request(), deps(database.db));
           expect(['invalid', 'accepted']).toContain(state.status);

@@ -13,7 +13,8 @@ import { site } from '@/content/site';
 import type { Db } from '../db';
 import { hashClientAddress } from '../http/client-address';
 import { errorFacts, log } from '../log';
-import { ALTCHA_FIELD, checkProof } from './altcha';
+import { proofField } from '@/lib/proof-of-work';
+import { checkProof } from './altcha';
 import type { RateLimit } from './rate-limit';
 import { newReference } from './reference';
 import { storeEnquiry } from './store';
@@ -126,7 +127,7 @@ async function botSignal(formData: FormData, token: TokenCheck, secret: string):
   const honeypot = formData.get(honeypotField);
   if (honeypot !== '') return 'honeypot';
   if (!token.ok) return token.reason;
-  const proof = await checkProof(formData.get(ALTCHA_FIELD), secret, token.nonce);
+  const proof = await checkProof(formData.get(proofField), secret, token.nonce);
   if (proof === 'invalid' || proof === 'replayed') return `altcha-${proof}`;
   if (proof !== 'valid' && token.ageMs < TOKEN_MIN_AGE_MS) return 'too-fast';
   return null;
