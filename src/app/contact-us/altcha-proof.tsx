@@ -45,13 +45,16 @@ export function AltchaProof({ formToken }: AltchaProofProps) {
     };
   }, [formToken]);
 
+  // The widget's theme variables: aligned with the form's fields, brand colours, a visible spinner.
   return (
-    <altcha-widget
-      ref={ref}
-      challenge={`/api/altcha?form=${encodeURIComponent(formToken)}`}
-      auto="onsubmit"
-      name={proofField}
-      configuration={JSON.stringify({ hideFooter: true, hideLogo: true })}
-    />
+    <div className="min-h-8 [--altcha-color-primary:var(--color-brand-700)] [--altcha-color-success:var(--color-brand-700)] [--altcha-padding:0.25rem_0] [--altcha-spinner-color:var(--color-brand-700)]">
+      <altcha-widget
+        ref={ref}
+        challenge={`/api/altcha?form=${encodeURIComponent(formToken)}`}
+        auto="onsubmit"
+        name={proofField}
+        configuration={JSON.stringify({ hideFooter: true, hideLogo: true })}
+      />
+    </div>
   );
 }
