@@ -11,7 +11,8 @@ async function loadWidget(): Promise<void> {
   await import('altcha/external');
   globalThis.$altcha.algorithms.set(
     proofAlgorithm,
-    () => new Worker(new URL('../../../node_modules/altcha/dist/workers/pbkdf2.js', import.meta.url)),
+    () =>
+      new Worker(new URL('../../../node_modules/altcha/dist/workers/pbkdf2.js', import.meta.url)),
   );
 }
 

@@ -6,7 +6,9 @@ import type { AltchaWidgetElement } from 'altcha/types/generic';
  */
 export function solvingWidget(form: HTMLFormElement | null): AltchaWidgetElement | null {
   const widget = form?.querySelector<AltchaWidgetElement>('altcha-widget');
-  return widget && typeof widget.getState === 'function' && widget.getState() === 'verifying' ? widget : null;
+  return widget && typeof widget.getState === 'function' && widget.getState() === 'verifying'
+    ? widget
+    : null;
 }
 
 /**

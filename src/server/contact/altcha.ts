@@ -1,6 +1,12 @@
 import 'server-only';
 import { createHmac } from 'node:crypto';
-import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from 'altcha-lib';
+import {
+  createChallenge,
+  randomInt,
+  verifySolution,
+  type Challenge,
+  type Solution,
+} from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { proofAlgorithm } from '@/lib/proof-of-work';
 
@@ -27,7 +33,8 @@ export type ProofCheck = 'absent' | 'expired' | 'valid' | 'invalid' | 'replayed'
 
 /** Separate HMAC keys for challenges and derived keys, derived from the site secret. */
 function keys(secret: string) {
-  const derive = (purpose: string) => createHmac('sha256', secret).update(`altcha:${purpose}`).digest('hex');
+  const derive = (purpose: string) =>
+    createHmac('sha256', secret).update(`altcha:${purpose}`).digest('hex');
   return { hmacSignatureSecret: derive('challenge'), hmacKeySignatureSecret: derive('key') };
 }
 
@@ -35,7 +42,11 @@ function keys(secret: string) {
  * A new challenge for the form whose token nonce is `formNonce`, expiring
  * {@link CHALLENGE_TTL_MS} after `now`.
  */
-export function createFormChallenge(secret: string, formNonce: string, now: Date = new Date()): Promise<Challenge> {
+export function createFormChallenge(
+  secret: string,
+  formNonce: string,
+  now: Date = new Date(),
+): Promise<Challenge> {
   return createChallenge({
     algorithm: proofAlgorithm,
     cost: COST,
@@ -54,7 +65,11 @@ export function createFormChallenge(secret: string, formNonce: string, now: Date
  *   `replayed` for a valid solution of another form's challenge; `invalid` for anything forged
  *   or malformed; `expired`; `absent` when no payload was posted (JavaScript off).
  */
-export async function checkProof(payload: unknown, secret: string, formNonce: string | null): Promise<ProofCheck> {
+export async function checkProof(
+  payload: unknown,
+  secret: string,
+  formNonce: string | null,
+): Promise<ProofCheck> {
   if (payload === null || payload === undefined || payload === '') return 'absent';
   if (typeof payload !== 'string') return 'invalid';
   let parsed: { challenge?: Challenge; solution?: Solution };
@@ -76,5 +91,7 @@ export async function checkProof(payload: unknown, secret: string, formNonce: st
   } catch {
     return 'invalid';
   }
-  return formNonce !== null && parsed.challenge.parameters.data?.form === formNonce ? 'valid' : 'replayed';
+  return formNonce !== null && parsed.challenge.parameters.data?.form === formNonce
+    ? 'valid'
+    : 'replayed';
 }

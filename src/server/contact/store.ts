@@ -45,7 +45,13 @@ export type Quarantine = {
 export async function storeEnquiry(
   db: Db,
   enquiry: ContactInput,
-  meta: { submissionId: string; clientHash: string; rateLimit: RateLimit; now: Date; quarantine?: Quarantine },
+  meta: {
+    submissionId: string;
+    clientHash: string;
+    rateLimit: RateLimit;
+    now: Date;
+    quarantine?: Quarantine;
+  },
 ): Promise<StoreResult> {
   try {
     return await db.transaction(async (tx): Promise<StoreResult> => {
