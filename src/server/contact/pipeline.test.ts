@@ -249,6 +249,8 @@ for (const backend of backends) {
       expect(state.status).toBe('accepted');
       expect(await database.db.select().from(leads)).toMatchObject([{ verdict: 'lead', spamReason: null }]);
       expect(await testWorker(database.db, smtp.url).drain()).toBe(1);
+      // The same form and solution posted again: the same enquiry, nothing new stored or sent.
+      expect(await submitEnquiry(post(fast, proof), request(), deps(database.db, { now: halfSecond }))).toEqual(state);
 
       // The same solution with another form: reused, quarantined.
       const other = freshToken();
@@ -261,6 +263,27 @@ for (const backend of backends) {
       const spam = await database.db.select({ reason: leads.spamReason }).from(leads).where(eq(leads.verdict, 'spam'));
       expect(spam.map((row) => row.reason).sort()).toEqual(['altcha-invalid', 'altcha-invalid', 'altcha-replayed']);
       expect(await jobs()).toHaveLength(1);
+    });
+
+    it('falls back to the clock test when the proof expired', async () => {
+      const post = (token: string, payload: string) => {
+        const data = formData({}, { token });
+        data.set(proofField, payload);
+        return data;
+      };
+      const expiredProof = async (token: string) => {
+        const check = verifyFormToken(token, TEST_SECRET, Date.now(), 0);
+        if (!check.ok) throw new Error('bad test token');
+        const challenge = await createFormChallenge(TEST_SECRET, check.nonce, new Date(Date.now() - 2 * 3_600_000));
+        const solution = await solveChallenge({ challenge, deriveKey });
+        return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+      };
+      const slow = freshToken();
+      expect((await submitEnquiry(post(slow, await expiredProof(slow)), request(), deps(database.db))).status).toBe('accepted');
+      const fast = issueFormToken(TEST_SECRET, Date.now());
+      await submitEnquiry(post(fast, await expiredProof(fast)), request(), deps(database.db));
+      const rows = await database.db.select({ verdict: leads.verdict, reason: leads.spamReason }).from(leads);
+      expect(rows.map((row) => `${row.verdict}:${row.reason}`).sort()).toEqual(['lead:null', 'spam:too-fast']);
     });
 
     it('asks again, with a fresh token and the values kept, when the token expired', async () => {
