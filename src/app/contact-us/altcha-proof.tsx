@@ -46,9 +46,10 @@ export function AltchaProof({ formToken }: AltchaProofProps) {
     };
   }, [formToken]);
 
-  // The widget's theme variables: aligned with the form's fields, brand colours, a visible spinner.
+  // The widget's theme variables: aligned with the form's fields, brand colours, a visible spinner;
+  // its tick lets clicks through to the checkbox under it.
   return (
-    <div className="min-h-8 [--altcha-color-primary:var(--color-brand-700)] [--altcha-color-success:var(--color-brand-700)] [--altcha-padding:0.25rem_0] [--altcha-spinner-color:var(--color-brand-700)]">
+    <div className="min-h-8 [--altcha-color-primary:var(--color-brand-700)] [--altcha-color-success:var(--color-brand-700)] [--altcha-padding:0.25rem_0] [--altcha-spinner-color:var(--color-brand-700)] [&_.altcha-checkbox_svg]:pointer-events-none">
       <altcha-widget
         ref={ref}
         challenge={`/api/altcha?form=${encodeURIComponent(formToken)}`}
