@@ -78,7 +78,7 @@ describe.skipIf(postgres.skipReason)(
       await page.getByRole('button', { name: 'Submit' }).click();
       const post = await posted;
       const postedAfter = Date.now() - loadedAt;
-      const withProof = /name="altcha"\r\n\r\n[A-Za-z0-9+/=]{20,}/.test(post.postData() ?? '');
+      const withProof = /name="(?:_\d+_)?altcha"\r\n\r\n[A-Za-z0-9+/=]{20,}/.test(post.postData() ?? '');
       const reference = page.getByTestId('enquiry-reference');
       await reference.waitFor({ timeout: 30_000 });
       return {

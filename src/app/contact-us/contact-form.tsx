@@ -7,7 +7,7 @@ import { CtaButton } from '@/components/ui/cta';
 import { contactFields, formTokenField, honeypotField, type ContactField } from '@/lib/contact-fields';
 import type { ContactFormState } from '@/lib/contact-schema';
 import { sendEnquiry } from './actions';
-import { solvingWidget, waitForProof } from './await-proof';
+import { proofPending, waitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
 import { FormField } from './form-field';
 
@@ -58,16 +58,16 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
   }, [state, firstInvalid]);
 
   /**
-   * A fast visitor (autofill) may press Submit while the widget still solves its challenge: the
-   * post then waits for the proof (at most PROOF_WAIT_MS) instead of arriving without it.
+   * A fast visitor (autofill) may press Submit while the widget still loads or solves its
+   * challenge: the post then waits for the proof (at most PROOF_WAIT_MS) instead of going
+   * without it (issue 10).
    */
   const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
     const form = event.currentTarget.form;
-    const widget = solvingWidget(form);
-    if (!form || !widget) return;
+    if (!form || !proofPending(form)) return;
     event.preventDefault();
     setAwaitingProof(true);
-    void waitForProof(widget, PROOF_WAIT_MS).then(() => {
+    void waitForProof(form, PROOF_WAIT_MS).then(() => {
       setAwaitingProof(false);
       form.requestSubmit();
     });
