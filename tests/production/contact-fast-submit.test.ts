@@ -78,7 +78,9 @@ describe.skipIf(postgres.skipReason)(
       await page.getByRole('button', { name: 'Submit' }).click();
       const post = await posted;
       const postedAfter = Date.now() - loadedAt;
-      const withProof = /name="(?:_\d+_)?altcha"\r\n\r\n[A-Za-z0-9+/=]{20,}/.test(post.postData() ?? '');
+      const withProof = /name="(?:_\d+_)?altcha"\r\n\r\n[A-Za-z0-9+/=]{20,}/.test(
+        post.postData() ?? '',
+      );
       const reference = page.getByTestId('enquiry-reference');
       await reference.waitFor({ timeout: 30_000 });
       return {
@@ -107,12 +109,13 @@ describe.skipIf(postgres.skipReason)(
         spamReason: null,
         subject: 'Request a demo of Nirmaya HIMS',
       });
-      await until(
-        async () => smtp.received.some((mail) => mail.parsed.subject?.includes(visit.reference)),
-        30_000,
-      );
-      const [job] = await database.db.select().from(outbox).where(eq(outbox.leadId, row!.id));
-      expect(job!.status).toBe('sent');
+      // E-mailed by the server's worker, once (the job is marked sent just after the SMTP reply).
+      const job = async () =>
+        (await database.db.select().from(outbox).where(eq(outbox.leadId, row!.id)))[0];
+      await until(async () => (await job())?.status === 'sent', 30_000);
+      expect(
+        smtp.received.filter((mail) => mail.parsed.subject?.includes(visit.reference)),
+      ).toHaveLength(1);
       expect(violations).toEqual([]);
       await context.close();
     });
