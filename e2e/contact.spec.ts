@@ -7,7 +7,10 @@ import { expect, test, type Page } from './fixtures';
  * with TRUST_PROXY=1), so the per-client rate limit never couples tests or reruns.
  */
 
-/** The server refuses forms posted within 3 s of being rendered (bot check); wait that out. */
+/**
+ * Without a proof of work (JavaScript off) the server quarantines forms posted within 3 s of being
+ * rendered (bot check); wait that out.
+ */
 const TOKEN_MIN_AGE_MS = 3_000;
 
 const visitor = {
@@ -74,6 +77,33 @@ test('lets the browser block an empty form', async ({ page }) => {
     true,
   );
   await expect(page.getByRole('status')).toHaveText('');
+});
+
+test('keeps the honeypot away from autofill, the keyboard and screen readers', async ({ page }) => {
+  await open(page);
+  const trap = page.locator('input[name="xq_trap"]');
+  await expect(trap).toHaveAttribute('autocomplete', 'off');
+  await expect(trap).toHaveAttribute('tabindex', '-1');
+  await expect(page.locator('div[aria-hidden="true"]').filter({ has: trap })).toHaveCount(1);
+  await expect(page.getByRole('textbox', { name: /leave this blank/i })).toHaveCount(0);
+});
+
+test('loads the proof-of-work widget on the contact page only', async ({ page }) => {
+  const challenges: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/altcha')) challenges.push(request.url());
+  });
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  expect(challenges).toEqual([]);
+  await expect(page.locator('altcha-widget')).toHaveCount(0);
+
+  await open(page);
+  const proof = page.getByRole('checkbox', { name: 'Verified' });
+  await expect(proof).toBeVisible({ timeout: 20_000 });
+  await expect(proof).toBeChecked();
+  await expect(page.locator('input[type="hidden"][name="altcha"]')).toHaveValue(/^[A-Za-z0-9+/=]{40,}$/);
+  expect(challenges).toHaveLength(1);
 });
 
 test.describe('with JavaScript', () => {

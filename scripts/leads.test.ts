@@ -26,6 +26,7 @@ describe('npm run leads (PGlite)', () => {
     await database.migrate();
     await submitEnquiry(formData({ email: 'asha@hospital.example', subject: '=cmd()' }), request(), deps(database.db));
     await submitEnquiry(formData({ email: 'ravi@clinic.example' }), request(), deps(database.db));
+    await submitEnquiry(formData({ email: 'bot@spam.example', message: 'cheap pills' }, { honeypot: 'x' }), request(), deps(database.db));
     await database.close();
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
@@ -44,7 +45,24 @@ describe('npm run leads (PGlite)', () => {
     );
     expect((await leads(dataDir, 'export', '--format', 'csv')).stdout).not.toContain('asha@');
     expect((await leads(dataDir, 'retry')).stdout).toContain('Re-queued 0 failed notifications.');
-    expect((await leads(dataDir, 'purge')).stdout).toContain('Deleted 0 enquiries older than 365 days.');
+    expect((await leads(dataDir, 'purge')).stdout).toContain('Deleted 0 enquiries older than 365 days (spam: 30 days).');
+  }, 120_000);
+
+  it('lists quarantined enquiries for review and releases one once', async () => {
+    const spam = (await leads(dataDir, 'spam')).stdout.trim().split('\n');
+    expect(spam).toHaveLength(1);
+    const [reference, , reason, email] = spam[0]!.split('\t');
+    expect([reason, email]).toEqual(['honeypot', 'bot@spam.example']);
+    expect(spam[0]).not.toContain('cheap pills');
+    expect((await leads(dataDir, 'spam', '--message')).stdout).toContain('cheap pills');
+    expect((await leads(dataDir, 'list')).stdout).not.toContain('bot@spam.example');
+    expect((await leads(dataDir, 'list', '--include-spam')).stdout).toMatch(/bot@spam\.example.*\tspam/);
+
+    expect((await leads(dataDir, 'release', reference!)).stdout).toContain(`Released ${reference}`);
+    expect((await leads(dataDir, 'release', reference!)).stdout).toContain('nothing queued');
+    expect((await leads(dataDir, 'spam')).stdout).toBe('');
+    expect((await leads(dataDir, 'list')).stdout).toMatch(/bot@spam\.example.*\tpending/);
+    await expect(leads(dataDir, 'release', 'NH-0000000000')).rejects.toThrow(/No enquiry NH-0000000000/);
   }, 120_000);
 
   it('refuses an unknown export format', async () => {

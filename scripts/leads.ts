@@ -2,11 +2,16 @@
  * Operator CLI for stored enquiries: `npm run leads -- <command>`.
  *   list [--limit n]          newest enquiries with their delivery state per channel
  *   export --format csv       every enquiry as CSV on stdout (formula-injection safe)
+ *                             (list and export leave quarantined spam out unless --include-spam)
+ *   spam [--message]          quarantined enquiries: reference, time, reason (body on request)
+ *   release <reference>       release a quarantined enquiry: stored as a lead, e-mailed once
  *   delete --email <address>  erase one person's enquiries and their notification jobs
  *   retry                     re-queue failed deliveries (e-mails and webhooks)
- *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365)
+ *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365) and
+ *                             spam never released older than SPAM_RETENTION_DAYS (default 30)
  * Uses the site's configuration (DATABASE_URL, or PGlite in DATA_DIR: through the running site's
- * Unix socket when it runs, since PGlite allows one process). Runs under tsx with the `react-server` condition, so the server modules'
+ * Unix socket when it runs, since PGlite allows one process). Runs under tsx with the
+ * `react-server` condition, so the server modules'
  * `import 'server-only'` resolves to its empty server build.
  */
 import { Command, Option } from 'commander';
@@ -16,7 +21,9 @@ import {
   deleteLeadsByEmail,
   exportLeadsCsv,
   listLeads,
+  listSpam,
   purgeExpired,
+  releaseSpam,
   retryFailedNotifications,
 } from '@/server/leads/operations';
 import { describeDeliveries } from '@/server/leads/delivery-summary';
@@ -46,11 +53,12 @@ program
   .command('list')
   .description('list enquiries, newest first')
   .option('--limit <n>', 'how many', (value) => parseInt(value, 10), 50)
-  .action((options: { limit: number }) =>
+  .option('--include-spam', 'also quarantined enquiries (marked "spam")')
+  .action((options: { limit: number; includeSpam?: boolean }) =>
     withDatabase(async ({ db }) => {
-      const rows = await listLeads(db, options.limit);
+      const rows = await listLeads(db, { limit: options.limit, includeSpam: options.includeSpam });
       for (const row of rows) {
-        const delivery = describeDeliveries(row.deliveries);
+        const delivery = row.verdict === 'spam' ? 'spam' : describeDeliveries(row.deliveries);
         console.log(
           [
             row.reference,
@@ -73,9 +81,53 @@ program
   .addOption(
     new Option('--format <format>', 'output format').choices(['csv']).makeOptionMandatory(),
   )
-  .action(() =>
+  .option('--include-spam', 'also quarantined enquiries (with a Verdict column)')
+  .action((options: { includeSpam?: boolean }) =>
     withDatabase(async ({ db }) => {
-      process.stdout.write(await exportLeadsCsv(db));
+      process.stdout.write(await exportLeadsCsv(db, { includeSpam: options.includeSpam }));
+    }),
+  );
+
+program
+  .command('spam')
+  .description(
+    'list quarantined enquiries (reference, time, reason, e-mail, subject), newest first',
+  )
+  .option('--message', 'also print each message body')
+  .action((options: { message?: boolean }) =>
+    withDatabase(async ({ db }) => {
+      const rows = await listSpam(db, { withMessage: options.message });
+      for (const row of rows) {
+        console.log(
+          [
+            row.reference,
+            row.createdAt.toISOString(),
+            row.reason ?? '',
+            row.email,
+            row.subject,
+          ].join('\t'),
+        );
+        if (row.message !== undefined) console.log(`  ${row.message.replaceAll('\n', '\n  ')}`);
+      }
+      console.error(`${rows.length} quarantined enquir${rows.length === 1 ? 'y' : 'ies'}`);
+    }),
+  );
+
+program
+  .command('release')
+  .description(
+    'release a quarantined enquiry: stored as a lead and e-mailed once by the running site',
+  )
+  .argument('<reference>', 'its reference, e.g. NH-7K3P9QXD2M')
+  .action((reference: string) =>
+    withDatabase(async ({ db }) => {
+      const result = await releaseSpam(db, reference, { webhookUrls: getEnv().WEBHOOK_URLS });
+      if (result === 'not-found') throw new Error(`No enquiry ${reference}.`);
+      console.log(
+        result === 'released'
+          ? `Released ${reference}: its notification is queued.`
+          : `${reference} is not in quarantine (already released or never spam); nothing queued.`,
+      );
     }),
   );
 
@@ -101,11 +153,16 @@ program
 
 program
   .command('purge')
-  .description('delete enquiries older than LEADS_RETENTION_DAYS')
+  .description(
+    'delete enquiries older than LEADS_RETENTION_DAYS, spam older than SPAM_RETENTION_DAYS',
+  )
   .action(() =>
     withDatabase(async ({ db }) => {
-      const days = getEnv().LEADS_RETENTION_DAYS;
-      console.log(`Deleted ${await purgeExpired(db, days)} enquiries older than ${days} days.`);
+      const { LEADS_RETENTION_DAYS: leadsDays, SPAM_RETENTION_DAYS: spamDays } = getEnv();
+      const removed = await purgeExpired(db, { leadsDays, spamDays });
+      console.log(
+        `Deleted ${removed} enquiries older than ${leadsDays} days (spam: ${spamDays} days).`,
+      );
     }),
   );
 

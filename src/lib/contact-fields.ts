@@ -36,9 +36,13 @@ export const contactLabels: Record<ContactField, string> = {
   message: 'Message',
 };
 
-/** Names of the form's hidden fields: the signed token and the honeypot bots fill in. */
+/**
+ * Names of the form's hidden fields: the signed token and the honeypot bots fill in. The
+ * honeypot's name matches no browser-autofill heuristic (no name, e-mail, phone, address, company,
+ * URL or website words), so autofill never fills it for a real visitor (issue 10).
+ */
 export const formTokenField = 'formToken';
-export const honeypotField = 'website';
+export const honeypotField = 'xq_trap';
 
 /**
  * Hidden fields telling where an enquiry came from (issue 12): `1` when the visitor arrived through

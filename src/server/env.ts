@@ -67,6 +67,10 @@ const envSchema = z
     TRUST_PROXY: trustProxySchema,
     SITE_URL: optional(z.url()),
     LEADS_RETENTION_DAYS: positiveInt(365),
+    /** Days a quarantined (spam) enquiry is kept unless released (issue 10). */
+    SPAM_RETENTION_DAYS: positiveInt(30),
+    /** Quarantined enquiries stored per hour across all clients; past it they are only logged (issue 10). */
+    SPAM_MAX_PER_HOUR: positiveInt(60),
     RATE_LIMIT_MAX: positiveInt(5),
     RATE_LIMIT_WINDOW_MINUTES: positiveInt(10),
     /** Delivery alarm threshold (issue 10, item 7); fractional values allowed (tests use seconds). */

@@ -2,6 +2,7 @@ import '@/server/test-support/quiet-logs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { until } from '@/server/test-support/enquiry';
 import { startSmtpServer } from '@/server/test-support/smtp';
+import { enquiryValues, postEnquiry } from './support/contact-form';
 import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
 import { seedSiteData, type SiteData } from './support/site-data';
 
@@ -86,6 +87,11 @@ describe('delivery alarm', () => {
     const recovered = await (await scrape(server)).text();
     expect(metric(recovered, 'nirmaya_delivery_jobs{state="pending"}')).toBe(0);
     expect(metric(recovered, 'nirmaya_notifications_total{outcome="sent"}')).toBe(1);
+
+    // Enquiries are counted by outcome: one posted through the form is `accepted`.
+    expect((await postEnquiry(server.url, enquiryValues(1, 'alarm'))).accepted).toBe(true);
+    const counted = await (await scrape(server)).text();
+    expect(metric(counted, 'nirmaya_enquiries_total{outcome="accepted",reason=""}')).toBe(1);
     console.log(
       `alarm: degraded at an oldest pending age of ${degraded.delivery.oldestPendingSeconds} s (threshold 3 s), ` +
         `${events('delivery.stalled').length} delivery.stalled line; delivered and recovered ` +

@@ -1,7 +1,8 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { CtaButton } from '@/components/ui/cta';
 import {
   contactFields,
@@ -14,10 +15,19 @@ import {
 import type { ContactFormState } from '@/lib/contact-schema';
 import type { EnquiryContext } from '@/lib/enquiry-context';
 import { sendEnquiry } from './actions';
+import { proofPending, waitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
 import { FormField } from './form-field';
 
 const initialState: ContactFormState = { status: 'idle' };
+
+/** The proof-of-work widget, loaded in the browser only and only by this form (issue 10). */
+const AltchaProof = dynamic(() => import('./altcha-proof').then((module) => module.AltchaProof), {
+  ssr: false,
+});
+
+/** How long a submit waits for the widget to finish its proof before posting anyway (ms). */
+const PROOF_WAIT_MS = 15_000;
 
 type ContactFormProps = {
   /** Signed form token from the server; null when the form cannot be sent right now. */
@@ -38,7 +48,9 @@ type ContactFormProps = {
  * reference replaces the form. A `role="status"` region announces either outcome.
  */
 export function ContactForm({ token, defaultSubject, retentionDays, context }: ContactFormProps) {
-  const [state, formAction, pending] = useActionState(sendEnquiry, initialState);
+  const [state, formAction, actionPending] = useActionState(sendEnquiry, initialState);
+  const [awaitingProof, setAwaitingProof] = useState(false);
+  const pending = actionPending || awaitingProof;
   const formRef = useRef<HTMLFormElement>(null);
   const confirmationRef = useRef<HTMLHeadingElement>(null);
 
@@ -56,6 +68,22 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
     target.focus({ preventScroll: true });
     target.scrollIntoView({ block: 'center' });
   }, [state, firstInvalid]);
+
+  /**
+   * A fast visitor (autofill) may press Submit while the widget still loads or solves its
+   * challenge: the post then waits for the proof (at most PROOF_WAIT_MS) instead of going
+   * without it (issue 10).
+   */
+  const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
+    const form = event.currentTarget.form;
+    if (!form || !proofPending(form)) return;
+    event.preventDefault();
+    setAwaitingProof(true);
+    void waitForProof(form, PROOF_WAIT_MS).then(() => {
+      setAwaitingProof(false);
+      form.requestSubmit();
+    });
+  };
 
   const value = (field: ContactField) =>
     state.status === 'invalid' ? state.values[field] : field === 'subject' ? defaultSubject : '';
@@ -76,14 +104,20 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
             : 'sr-only'
         }
       >
-        {state.status === 'accepted' && `${state.message} Your reference number is ${state.reference}.`}
+        {state.status === 'accepted' &&
+          `${state.message} Your reference number is ${state.reference}.`}
         {state.status === 'invalid' && state.message}
       </p>
 
       {state.status === 'accepted' ? (
         <Confirmation reference={state.reference} headingRef={confirmationRef} />
       ) : (
-        <form ref={formRef} action={formAction} className="relative grid gap-2" aria-describedby="contact-required-note">
+        <form
+          ref={formRef}
+          action={formAction}
+          className="relative grid gap-2"
+          aria-describedby="contact-required-note"
+        >
           <p id="contact-required-note" className="text-sm text-muted">
             Fields marked <span className="text-red-700">*</span> are required.
           </p>
@@ -100,16 +134,30 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
 
           <input type="hidden" name={formTokenField} value={currentToken ?? ''} />
           {context?.demoRequested && <input type="hidden" name={demoRequestField} value="1" />}
-          {context?.sourcePage && <input type="hidden" name={sourcePageField} value={context.sourcePage} />}
-          <div aria-hidden="true" className="absolute -left-[9999px] top-0 size-px overflow-hidden">
-            <label htmlFor="contact-website">Website (leave this empty)</label>
-            <input id="contact-website" type="text" name={honeypotField} tabIndex={-1} autoComplete="off" defaultValue="" />
+          {context?.sourcePage && (
+            <input type="hidden" name={sourcePageField} value={context.sourcePage} />
+          )}
+          {/* Honeypot (issue 10): hidden from sight, keyboard and assistive technology, and named
+              so that no autofill heuristic fills it for a real visitor. */}
+          <div aria-hidden="true" className="absolute top-0 -left-[9999px] size-px overflow-hidden">
+            <label htmlFor="contact-xq">Leave this blank</label>
+            <input
+              id="contact-xq"
+              type="text"
+              name={honeypotField}
+              tabIndex={-1}
+              autoComplete="off"
+              defaultValue=""
+            />
           </div>
 
           <p className="text-sm text-muted">
-            We use these details only to answer your enquiry, keep them for up to {retentionDays} days and never
-            share them for marketing. Read our{' '}
-            <Link href="/privacy-policy" className="font-medium text-brand-800 underline underline-offset-2">
+            We use these details only to answer your enquiry, keep them for up to {retentionDays}{' '}
+            days and never share them for marketing. Read our{' '}
+            <Link
+              href="/privacy-policy"
+              className="font-medium text-brand-800 underline underline-offset-2"
+            >
               Privacy Policy
             </Link>{' '}
             for your rights under India&apos;s Digital Personal Data Protection Act, 2023.
@@ -117,13 +165,21 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
 
           {!currentToken && (
             <p className="rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-sm text-amber-900">
-              The form is unavailable for a moment. Please reload the page, or call or e-mail us using the details on
-              this page.
+              The form is unavailable for a moment. Please reload the page, or call or e-mail us
+              using the details on this page.
             </p>
           )}
 
+          {currentToken && <AltchaProof key={currentToken} formToken={currentToken} />}
+
           <div>
-            <CtaButton type="submit" size="md" disabled={pending || !currentToken} aria-disabled={pending || !currentToken}>
+            <CtaButton
+              type="submit"
+              size="md"
+              disabled={pending || !currentToken}
+              aria-disabled={pending || !currentToken}
+              onClick={submitAfterProof}
+            >
               {pending ? 'Sending…' : 'Submit'}
             </CtaButton>
           </div>

@@ -1,10 +1,22 @@
 import '../test-support/quiet-logs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { count, eq } from 'drizzle-orm';
-import { contactFields, contactSchema, type ContactValues } from '@/lib/contact-schema';
-import { leads, outbox } from '../db/schema';
-import { backends, backendTitle, openTestDatabase, type TestDatabase } from '../test-support/databases';
+import {
+  contactFields,
+  contactSchema,
+  honeypotField,
+  type ContactValues,
+} from '@/lib/contact-schema';
+import { leads, outbox, rateLimits } from '../db/schema';
+import { releaseSpam } from '../leads/operations';
+import { log } from '../log';
+import {
+  backends,
+  backendTitle,
+  openTestDatabase,
+  type TestDatabase,
+} from '../test-support/databases';
 import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
 import {
   LEADS_TO,
@@ -18,8 +30,30 @@ import {
   validValues,
 } from '../test-support/enquiry';
 import { requeueFailed } from '../outbox/queue';
+import { proofField } from '@/lib/proof-of-work';
+import { createFormChallenge } from './altcha';
 import { messages, submitEnquiry } from './submit';
-import { issueFormToken } from './token';
+import { issueFormToken, verifyFormToken } from './token';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import { solveChallenge } from 'altcha-lib';
+
+/** Solves the challenge for the form `token` as the widget does, returning the posted payload. */
+async function solvedProof(token: string, secret = TEST_SECRET): Promise<string> {
+  const check = verifyFormToken(token, TEST_SECRET, Date.now(), 0);
+  if (!check.ok) throw new Error('bad test token');
+  const challenge = await createFormChallenge(secret, check.nonce);
+  const started = performance.now();
+  const solution = await solveChallenge({ challenge, deriveKey });
+  console.log(
+    `ALTCHA challenge solved in ${Math.round(performance.now() - started)} ms (counter ${solution?.counter})`,
+  );
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+/** When `token` was issued (ms since the epoch). */
+function verifyTime(token: string): number {
+  return parseInt(token.split('.')[1]!, 36);
+}
 
 /** The token with one character of its nonce changed (the signature no longer matches). */
 function tamper(token: string): string {
@@ -43,6 +77,7 @@ for (const backend of backends) {
     });
     beforeEach(async () => {
       await database.db.delete(leads);
+      await database.db.delete(rateLimits);
       smtp.received.length = 0;
       smtp.refuse(null);
     });
@@ -92,16 +127,29 @@ for (const backend of backends) {
       ['subject', 'Tab\there', 'Subject must be on one line, without control characters.'],
       ['message', 'x'.repeat(5001), 'Message must be at most 5000 characters.'],
       ['message', 'bell\u0007', 'Message must not contain control characters.'],
-    ] as const)('refuses %s = %j with its message and stores nothing', async (field, value, message) => {
-      const state = await submitEnquiry(formData({ [field]: value }), request(), deps(database.db));
-      expect(state).toMatchObject({ status: 'invalid', message: messages.invalid, errors: { [field]: message } });
-      if (state.status === 'invalid') {
-        expect(Object.keys(state.errors)).toEqual([field]);
-        expect(state.values[field]).toBe(value);
-        expect(state.values.firstName).toBe(field === 'firstName' ? value : validValues.firstName);
-      }
-      expect(await leadCount()).toBe(0);
-    });
+    ] as const)(
+      'refuses %s = %j with its message and stores nothing',
+      async (field, value, message) => {
+        const state = await submitEnquiry(
+          formData({ [field]: value }),
+          request(),
+          deps(database.db),
+        );
+        expect(state).toMatchObject({
+          status: 'invalid',
+          message: messages.invalid,
+          errors: { [field]: message },
+        });
+        if (state.status === 'invalid') {
+          expect(Object.keys(state.errors)).toEqual([field]);
+          expect(state.values[field]).toBe(value);
+          expect(state.values.firstName).toBe(
+            field === 'firstName' ? value : validValues.firstName,
+          );
+        }
+        expect(await leadCount()).toBe(0);
+      },
+    );
 
     it.each([
       ['email', 'asha@hospital.example\r\nBcc: evil@attacker.example'],
@@ -122,7 +170,9 @@ for (const backend of backends) {
         lastName: 'Bcc: evil@attacker.example',
         subject: 'Hello; Bcc: evil@attacker.example, To: other@attacker.example',
       };
-      expect((await submitEnquiry(formData(values), request(), deps(database.db))).status).toBe('accepted');
+      expect((await submitEnquiry(formData(values), request(), deps(database.db))).status).toBe(
+        'accepted',
+      );
       await testWorker(database.db, smtp.url).drain();
       const [mail] = smtp.received;
       expect(mail!.envelope.to).toEqual([LEADS_TO]);
@@ -138,30 +188,234 @@ for (const backend of backends) {
     });
 
     it.each([
-      ['a filled honeypot', () => formData({}, { honeypot: 'http://spam.example' })],
-      ['no honeypot field', () => formData({}, { honeypot: null })],
-      ['no token', () => formData({}, { token: null })],
-      ['a tampered token', () => formData({}, { token: tamper(freshToken()) })],
-      ['a token signed with another key', () => formData({}, { token: issueFormToken('another-secret', Date.now() - 10_000) })],
-      ['a token issued a second ago', () => formData({}, { token: issueFormToken(TEST_SECRET, Date.now() - 1_000) })],
-    ])('answers a bot with %s like a visitor, storing and sending nothing', async (_case, post) => {
-      const state = await submitEnquiry(post(), request(), deps(database.db));
-      expect(state).toMatchObject({ status: 'accepted', message: messages.accepted });
-      expect(state.status === 'accepted' && state.reference).toMatch(/^NH-[0-9A-Z]{10}$/);
+      ['a filled honeypot', 'honeypot', () => formData({}, { honeypot: 'http://spam.example' })],
+      ['no honeypot field', 'honeypot', () => formData({}, { honeypot: null })],
+      ['no token', 'missing', () => formData({}, { token: null })],
+      ['a tampered token', 'tampered', () => formData({}, { token: tamper(freshToken()) })],
+      [
+        'a token signed with another key',
+        'tampered',
+        () => formData({}, { token: issueFormToken('another-secret', Date.now() - 10_000) }),
+      ],
+      [
+        'a token issued a second ago',
+        'too-fast',
+        () => formData({}, { token: issueFormToken(TEST_SECRET, Date.now() - 1_000) }),
+      ],
+    ])(
+      'quarantines a post with %s: answered like a visitor, stored as spam, not e-mailed until released, then once',
+      async (_case, reason, post) => {
+        const state = await submitEnquiry(post(), request(), deps(database.db));
+        expect(state).toMatchObject({ status: 'accepted', message: messages.accepted });
+        const [row] = await database.db.select().from(leads);
+        expect(row).toMatchObject({ verdict: 'spam', spamReason: reason, releasedAt: null });
+        expect(state.status === 'accepted' && state.reference).toBe(row!.reference);
+        expect(await jobs()).toHaveLength(0);
+        const worker = testWorker(database.db, smtp.url);
+        expect(await worker.drain()).toBe(0);
+        expect(smtp.received).toHaveLength(0);
+
+        expect(
+          await releaseSpam(database.db, row!.reference.toLowerCase(), { webhookUrls: [] }),
+        ).toBe('released');
+        expect(await releaseSpam(database.db, row!.reference, { webhookUrls: [] })).toBe(
+          'already-released',
+        );
+        expect((await database.db.select().from(leads))[0]).toMatchObject({
+          verdict: 'lead',
+          releasedAt: expect.any(Date),
+        });
+        expect(await worker.drain()).toBe(1);
+        expect(await releaseSpam(database.db, row!.reference, { webhookUrls: [] })).toBe(
+          'already-released',
+        );
+        expect(await worker.drain()).toBe(0);
+        expect(smtp.received).toHaveLength(1);
+        expect(smtp.received[0]!.parsed.subject).toContain(row!.reference);
+        expect(await releaseSpam(database.db, 'NH-0000000000', { webhookUrls: [] })).toBe(
+          'not-found',
+        );
+      },
+    );
+
+    it('shows field errors before any bot verdict', async () => {
+      const post = formData(
+        { email: 'asha@hospital' },
+        { honeypot: 'x', token: issueFormToken(TEST_SECRET, Date.now() - 500) },
+      );
+      const state = await submitEnquiry(post, request(), deps(database.db));
+      expect(state).toMatchObject({
+        status: 'invalid',
+        message: messages.invalid,
+        errors: { email: expect.any(String) },
+      });
       expect(await leadCount()).toBe(0);
-      expect(await testWorker(database.db, smtp.url).drain()).toBe(0);
-      expect(smtp.received).toHaveLength(0);
+    });
+
+    it('stores at most SPAM_MAX_PER_HOUR quarantined enquiries an hour, counting the rest in the log', async () => {
+      const warn = vi.spyOn(log, 'warn');
+      try {
+        const states = [];
+        for (let i = 0; i < 6; i++) {
+          states.push(
+            await submitEnquiry(
+              formData({}, { honeypot: 'x' }),
+              request(),
+              deps(database.db, { spamMaxPerHour: 4 }),
+            ),
+          );
+        }
+        expect(states.every((state) => state.status === 'accepted')).toBe(true);
+        expect(await leadCount()).toBe(4);
+        const overflow = warn.mock.calls.map(
+          ([entry]) => entry as unknown as Record<string, unknown>,
+        );
+        console.log(
+          'quarantine ceiling 4/h, 6 posted: stored',
+          await leadCount(),
+          'logged',
+          overflow,
+        );
+        expect(overflow).toEqual([
+          { event: 'enquiry.quarantine_full', reason: 'honeypot', overflow: 1 },
+          { event: 'enquiry.quarantine_full', reason: 'honeypot', overflow: 2 },
+        ]);
+        const nextHour = () => new Date(Date.now() + 3_600_000);
+        await submitEnquiry(
+          formData({}, { honeypot: 'x' }),
+          request(),
+          deps(database.db, { spamMaxPerHour: 4, now: nextHour }),
+        );
+        expect(await leadCount()).toBe(5);
+        // The ceiling holds back spam only: a real enquiry is still stored.
+        expect(
+          (await submitEnquiry(formData(), request(), deps(database.db, { spamMaxPerHour: 4 })))
+            .status,
+        ).toBe('accepted');
+        expect(await jobs()).toHaveLength(1);
+      } finally {
+        warn.mockRestore();
+      }
+    });
+
+    it("counts quarantined posts toward the client's rate limit", async () => {
+      const client = request();
+      for (let i = 0; i < 5; i++) {
+        expect(
+          (await submitEnquiry(formData({}, { token: null }), client, deps(database.db))).status,
+        ).toBe('accepted');
+      }
+      expect(
+        await submitEnquiry(formData({}, { token: null }), client, deps(database.db)),
+      ).toMatchObject({
+        status: 'invalid',
+        message: messages.rateLimited,
+      });
+      expect(await submitEnquiry(formData(), client, deps(database.db))).toMatchObject({
+        message: messages.rateLimited,
+      });
+      expect(await leadCount()).toBe(5);
+    });
+
+    it('delivers a fast post that carries a valid ALTCHA proof, and quarantines forged and reused proofs', async () => {
+      const fast = issueFormToken(TEST_SECRET, Date.now());
+      const proof = await solvedProof(fast);
+      const post = (token: string, payload: string) => {
+        const data = formData({}, { token });
+        data.set(proofField, payload);
+        return data;
+      };
+      // Posted 0.5 s after the token was issued (the clock test alone would call it a bot).
+      const halfSecond = () => new Date(verifyTime(fast) + 500);
+      const state = await submitEnquiry(
+        post(fast, proof),
+        request(),
+        deps(database.db, { now: halfSecond }),
+      );
+      expect(state.status).toBe('accepted');
+      expect(await database.db.select().from(leads)).toMatchObject([
+        { verdict: 'lead', spamReason: null },
+      ]);
+      expect(await testWorker(database.db, smtp.url).drain()).toBe(1);
+      // The same form and solution posted again: the same enquiry, nothing new stored or sent.
+      expect(
+        await submitEnquiry(post(fast, proof), request(), deps(database.db, { now: halfSecond })),
+      ).toEqual(state);
+
+      // The same solution with another form: reused, quarantined.
+      const other = freshToken();
+      await submitEnquiry(post(other, proof), request(), deps(database.db));
+      // A solution of a challenge signed with another key: forged, quarantined.
+      const foreign = freshToken();
+      await submitEnquiry(
+        post(foreign, await solvedProof(foreign, 'another-secret-0123456789abcdef')),
+        request(),
+        deps(database.db),
+      );
+      // Not even a payload.
+      await submitEnquiry(post(freshToken(), 'bm90IGpzb24='), request(), deps(database.db));
+      const spam = await database.db
+        .select({ reason: leads.spamReason })
+        .from(leads)
+        .where(eq(leads.verdict, 'spam'));
+      expect(spam.map((row) => row.reason).sort()).toEqual([
+        'altcha-invalid',
+        'altcha-invalid',
+        'altcha-replayed',
+      ]);
+      expect(await jobs()).toHaveLength(1);
+    });
+
+    it('falls back to the clock test when the proof expired', async () => {
+      const post = (token: string, payload: string) => {
+        const data = formData({}, { token });
+        data.set(proofField, payload);
+        return data;
+      };
+      const expiredProof = async (token: string) => {
+        const check = verifyFormToken(token, TEST_SECRET, Date.now(), 0);
+        if (!check.ok) throw new Error('bad test token');
+        const challenge = await createFormChallenge(
+          TEST_SECRET,
+          check.nonce,
+          new Date(Date.now() - 2 * 3_600_000),
+        );
+        const solution = await solveChallenge({ challenge, deriveKey });
+        return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+      };
+      const slow = freshToken();
+      expect(
+        (await submitEnquiry(post(slow, await expiredProof(slow)), request(), deps(database.db)))
+          .status,
+      ).toBe('accepted');
+      const fast = issueFormToken(TEST_SECRET, Date.now());
+      await submitEnquiry(post(fast, await expiredProof(fast)), request(), deps(database.db));
+      const rows = await database.db
+        .select({ verdict: leads.verdict, reason: leads.spamReason })
+        .from(leads);
+      expect(rows.map((row) => `${row.verdict}:${row.reason}`).sort()).toEqual([
+        'lead:null',
+        'spam:too-fast',
+      ]);
     });
 
     it('asks again, with a fresh token and the values kept, when the token expired', async () => {
       const old = issueFormToken(TEST_SECRET, Date.now() - 7 * 3_600_000);
       const state = await submitEnquiry(formData({}, { token: old }), request(), deps(database.db));
-      expect(state).toMatchObject({ status: 'invalid', message: messages.expired, values: validValues });
+      expect(state).toMatchObject({
+        status: 'invalid',
+        message: messages.expired,
+        values: validValues,
+      });
       expect(await leadCount()).toBe(0);
       const token = state.status === 'invalid' ? state.token : undefined;
       expect(token).toBeTruthy();
       const later = () => new Date(Date.now() + 10_000);
-      const retry = await submitEnquiry(formData({}, { token }), request(), deps(database.db, { now: later }));
+      const retry = await submitEnquiry(
+        formData({}, { token }),
+        request(),
+        deps(database.db, { now: later }),
+      );
       expect(retry.status).toBe('accepted');
       expect(await leadCount()).toBe(1);
     });
@@ -193,12 +447,20 @@ for (const backend of backends) {
     it('limits a client to 5 enquiries per 10 minutes, across its submissions only', async () => {
       const client = request();
       for (let i = 0; i < 5; i++) {
-        expect((await submitEnquiry(formData(), client, deps(database.db))).status).toBe('accepted');
+        expect((await submitEnquiry(formData(), client, deps(database.db))).status).toBe(
+          'accepted',
+        );
       }
       const sixth = await submitEnquiry(formData(), client, deps(database.db));
-      expect(sixth).toMatchObject({ status: 'invalid', message: messages.rateLimited, values: validValues });
+      expect(sixth).toMatchObject({
+        status: 'invalid',
+        message: messages.rateLimited,
+        values: validValues,
+      });
       expect(await leadCount()).toBe(5);
-      expect((await submitEnquiry(formData(), request(), deps(database.db))).status).toBe('accepted');
+      expect((await submitEnquiry(formData(), request(), deps(database.db))).status).toBe(
+        'accepted',
+      );
       const nextWindow = () => new Date(Date.now() + 600_000);
       const later = await submitEnquiry(
         formData({}, { token: freshToken(nextWindow().getTime()) }),
@@ -211,15 +473,18 @@ for (const backend of backends) {
     it('keeps all 50 enquiries while SMTP is down and delivers each once when it returns', async () => {
       await smtp.close();
       for (let i = 0; i < 50; i++) {
-        expect((await submitEnquiry(formData({ subject: `Enquiry ${i}` }), request(), deps(database.db))).status).toBe(
-          'accepted',
-        );
+        expect(
+          (await submitEnquiry(formData({ subject: `Enquiry ${i}` }), request(), deps(database.db)))
+            .status,
+        ).toBe('accepted');
       }
       expect(await leadCount()).toBe(50);
       const worker = testWorker(database.db, smtp.url);
       await worker.drain();
       const afterOutage = await jobs();
-      expect(afterOutage.every((job) => job.status === 'pending' && job.attempts >= 1 && job.lastError)).toBe(true);
+      expect(
+        afterOutage.every((job) => job.status === 'pending' && job.attempts >= 1 && job.lastError),
+      ).toBe(true);
 
       await smtp.listen();
       await until(async () => {
@@ -273,18 +538,21 @@ for (const backend of backends) {
       );
       const field = fc.option(text, { nil: undefined });
       const submission = fc.record({
-        values: fc.record(Object.fromEntries(contactFields.map((name) => [name, field])) as Record<
-          (typeof contactFields)[number],
-          typeof field
-        >),
+        values: fc.record(
+          Object.fromEntries(contactFields.map((name) => [name, field])) as Record<
+            (typeof contactFields)[number],
+            typeof field
+          >,
+        ),
         honeypot: fc.option(fc.constantFrom('', 'x'), { nil: null }),
         token: fc.constantFrom('fresh', 'none', 'junk'),
       });
       await fc.assert(
         fc.asyncProperty(submission, async ({ values, honeypot, token }) => {
           const data = new FormData();
-          for (const [name, value] of Object.entries(values)) if (value !== undefined) data.set(name, value);
-          if (honeypot !== null) data.set('website', honeypot);
+          for (const [name, value] of Object.entries(values))
+            if (value !== undefined) data.set(name, value);
+          if (honeypot !== null) data.set(honeypotField, honeypot);
           if (token !== 'none') data.set('formToken', token === 'fresh' ? freshToken() : 'v1.junk');
           const state = await submitEnquiry(data, request(), deps(database.db));
           expect(['invalid', 'accepted']).toContain(state.status);

@@ -13,6 +13,14 @@ export type RateLimit = { max: number; windowMs: number };
  * @returns true when the submission is within the limit.
  */
 export async function consumeRateLimit(db: Db, key: string, limit: RateLimit, now: Date): Promise<boolean> {
+  return (await countInWindow(db, key, limit, now)) <= limit.max;
+}
+
+/**
+ * Adds one to `key`'s counter in the current fixed window of `limit.windowMs` (atomic upsert).
+ * @returns the count including this one.
+ */
+export async function countInWindow(db: Db, key: string, limit: RateLimit, now: Date): Promise<number> {
   const windowStart = new Date(Math.floor(now.getTime() / limit.windowMs) * limit.windowMs);
   const [row] = await db
     .insert(rateLimits)
@@ -22,5 +30,5 @@ export async function consumeRateLimit(db: Db, key: string, limit: RateLimit, no
       set: { count: sql`${rateLimits.count} + 1` },
     })
     .returning({ count: rateLimits.count });
-  return (row?.count ?? 1) <= limit.max;
+  return row?.count ?? 1;
 }

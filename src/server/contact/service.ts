@@ -6,9 +6,10 @@ import { getEnv } from '../env';
 import { clientAddress } from '../http/client-address';
 import { errorFacts, log } from '../log';
 import { nudgeOutboxWorker } from '../outbox/runtime';
+import { createFormChallenge } from './altcha';
 import { getSiteSecret } from './secret';
 import { messages, readValues, submitEnquiry } from './submit';
-import { issueFormToken } from './token';
+import { issueFormToken, verifyFormToken } from './token';
 
 /**
  * What the contact page needs from the server: a fresh form token (`null` when the database, which
@@ -55,6 +56,7 @@ export async function submitContactForm(formData: FormData, headers: Headers): P
         db,
         secret: await getSiteSecret(db, env.FORM_SECRET),
         rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 },
+        spamMaxPerHour: env.SPAM_MAX_PER_HOUR,
         allowedOrigins: env.SITE_URL ? [new URL(env.SITE_URL).origin] : [],
         onStored: nudgeOutboxWorker,
         deliveries: { webhookUrls: env.WEBHOOK_URLS },
@@ -64,4 +66,15 @@ export async function submitContactForm(formData: FormData, headers: Headers): P
     log.error({ event: 'enquiry.store_failed', error: errorFacts(error) });
     return { status: 'invalid', message: messages.unavailable, errors: {}, values: readValues(formData) };
   }
+}
+
+/**
+ * A proof-of-work challenge for the form whose token is `formToken` (the ALTCHA widget's challenge
+ * request, issue 10). Resolves to null when the token is not one this site signed (or expired),
+ * so nobody gets challenges for forms that do not exist. Database errors propagate.
+ */
+export async function contactChallenge(formToken: string | null) {
+  const secret = await getSiteSecret((await getDatabase()).db, getEnv().FORM_SECRET);
+  const token = verifyFormToken(formToken, secret, Date.now(), 0);
+  return token.ok ? createFormChallenge(secret, token.nonce) : null;
 }

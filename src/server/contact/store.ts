@@ -6,35 +6,68 @@ import type { EnquiryContext } from '@/lib/enquiry-context';
 import type { Db } from '../db';
 import { leads } from '../db/schema';
 import { enqueueDeliveries, type DeliveryTargets } from '../outbox/enqueue';
-import { consumeRateLimit, type RateLimit } from './rate-limit';
+import { consumeRateLimit, countInWindow, type RateLimit } from './rate-limit';
 import { newReference } from './reference';
 
-/** What storing an enquiry did: stored now, already stored (same form posted twice), or refused. */
+/**
+ * What storing an enquiry did: stored now (as a lead, or quarantined as spam), already stored
+ * (same form posted twice), refused by the client's rate limit, or, for spam past the hourly
+ * ceiling, not stored (`overflow` = how many past the ceiling this hour, this one included).
+ */
 export type StoreResult =
-  | { outcome: 'stored' | 'duplicate'; leadId: string; reference: string }
-  | { outcome: 'rate-limited' };
+  | { outcome: 'stored' | 'quarantined' | 'duplicate'; leadId: string; reference: string }
+  | { outcome: 'rate-limited' }
+  | { outcome: 'dropped'; overflow: number };
+
+/** Key of the global hourly counter of quarantined enquiries in `rate_limits`. */
+const QUARANTINE_COUNTER = 'quarantine:all';
+const HOUR_MS = 3_600_000;
 
 class RateLimited extends Error {}
 
+/** How a submission that tripped a bot signal is quarantined (issue 10). */
+export type Quarantine = {
+  /** The bot signal (`honeypot`, `missing`, `tampered`, `too-fast`, `altcha-invalid`, …). */
+  reason: string;
+  /** At most this many quarantined enquiries are stored per hour, across all clients. */
+  maxPerHour: number;
+};
+
 /**
- * Stores an enquiry (with where it came from) and its delivery jobs (e-mail, one per webhook
- * endpoint of `meta.deliveries`) in ONE transaction (the transactional outbox): once this
- * resolves, they will be sent even if the process dies. The same `submissionId` (the
- * form token's nonce) stored twice yields the first enquiry and no second job. The client's
- * rate-limit counter is taken in the same transaction.
+ * Stores an enquiry (with where it came from) in ONE transaction with the client's rate-limit
+ * count. A lead gets its deliveries (e-mail, one job per webhook endpoint of `meta.deliveries`)
+ * queued in the same transaction (the transactional outbox): once this resolves, they will be sent
+ * even if the process dies. With `quarantine`, the enquiry is stored with verdict `spam` and its
+ * reason and nothing is queued (issue 10); quarantined enquiries count toward the client's rate
+ * limit, and past `quarantine.maxPerHour` in the current hour they are not stored (the counters
+ * still are). The same `submissionId` (the form token's nonce) stored twice yields the first
+ * enquiry and no second job.
  * @throws on database errors (nothing is then stored).
  */
 export async function storeEnquiry(
   db: Db,
   enquiry: ContactInput & EnquiryContext,
-  meta: { submissionId: string; clientHash: string; rateLimit: RateLimit; now: Date; deliveries: DeliveryTargets },
+  meta: {
+    submissionId: string;
+    clientHash: string;
+    rateLimit: RateLimit;
+    now: Date;
+    deliveries: DeliveryTargets;
+    quarantine?: Quarantine;
+  },
 ): Promise<StoreResult> {
   try {
-    return await db.transaction(async (tx) => {
+    return await db.transaction(async (tx): Promise<StoreResult> => {
       const existing = await findBySubmission(tx, meta.submissionId);
       if (existing) return { outcome: 'duplicate', ...existing };
       if (!(await consumeRateLimit(tx, meta.clientHash, meta.rateLimit, meta.now)))
         throw new RateLimited();
+      const { quarantine } = meta;
+      if (quarantine) {
+        const limit = { max: quarantine.maxPerHour, windowMs: HOUR_MS };
+        const stored = await countInWindow(tx, QUARANTINE_COUNTER, limit, meta.now);
+        if (stored > limit.max) return { outcome: 'dropped', overflow: stored - limit.max };
+      }
       const leadId = randomUUID();
       const [inserted] = await tx
         .insert(leads)
@@ -44,6 +77,7 @@ export async function storeEnquiry(
           submissionId: meta.submissionId,
           ...enquiry,
           clientHash: meta.clientHash,
+          ...(quarantine ? { verdict: 'spam' as const, spamReason: quarantine.reason } : {}),
         })
         .onConflictDoNothing({ target: leads.submissionId })
         .returning({ leadId: leads.id, reference: leads.reference });
@@ -53,6 +87,7 @@ export async function storeEnquiry(
         if (!winner) throw new Error('Enquiry vanished after a conflicting insert.');
         return { outcome: 'duplicate', ...winner };
       }
+      if (quarantine) return { outcome: 'quarantined', ...inserted };
       await enqueueDeliveries(tx, leadId, meta.deliveries);
       return { outcome: 'stored', ...inserted };
     });

@@ -1,4 +1,5 @@
 import 'server-only';
+import { randomUUID } from 'node:crypto';
 import {
   contactFields,
   contactSchema,
@@ -14,10 +15,13 @@ import type { Db } from '../db';
 import type { DeliveryTargets } from '../outbox/enqueue';
 import { hashClientAddress } from '../http/client-address';
 import { errorFacts, log } from '../log';
+import { countEnquiry } from '../metrics';
+import { proofField } from '@/lib/proof-of-work';
+import { checkProof } from './altcha';
 import type { RateLimit } from './rate-limit';
 import { newReference } from './reference';
 import { storeEnquiry } from './store';
-import { issueFormToken, verifyFormToken } from './token';
+import { issueFormToken, TOKEN_MIN_AGE_MS, verifyFormToken, type TokenCheck } from './token';
 
 /** Facts about the HTTP request that carried the form. */
 export type SubmissionRequest = {
@@ -34,6 +38,8 @@ export type SubmissionDeps = {
   db: Db;
   secret: string;
   rateLimit: RateLimit;
+  /** Quarantined enquiries stored per hour at most, across all clients (SPAM_MAX_PER_HOUR). */
+  spamMaxPerHour: number;
   /** Origins accepted besides the request's own host, e.g. `SITE_URL`'s. */
   allowedOrigins?: string[];
   /** Called after an enquiry is stored, to wake the outbox worker. */
@@ -54,10 +60,12 @@ export const messages = {
 
 /**
  * Handles one contact-form submission end to end (the server action is a thin wrapper around it):
- * origin check, honeypot, signed token, schema, rate limit, then the lead and its notification
- * job in one transaction. Never throws: every outcome is a `ContactFormState`.
- * Bots (honeypot filled; token missing, forged or posted too fast) get the same answer as a
- * visitor, with a made-up reference, and nothing is stored or sent.
+ * origin check, schema (field errors come before any bot verdict), token expiry, bot signals, rate
+ * limit, then the enquiry and its notification job in one transaction. Never throws: every
+ * outcome is a `ContactFormState`.
+ * A submission that trips a bot signal (see {@link botSignal}) is quarantined, not discarded
+ * (issue 10): stored as spam with its reason, not e-mailed, answered like any other (with its
+ * reference), so a bot does not learn what tripped it and an operator can release a human.
  */
 export async function submitEnquiry(
   formData: FormData,
@@ -67,43 +75,102 @@ export async function submitEnquiry(
   const now = deps.now?.() ?? new Date();
   const values = readValues(formData);
 
-  if (!isSameSite(request, deps.allowedOrigins ?? [])) return reject('origin', values, messages.origin);
+  if (!isSameSite(request, deps.allowedOrigins ?? []))
+    return reject('origin', values, messages.origin);
 
-  const honeypot = formData.get(honeypotField);
-  if (typeof honeypot !== 'string' || honeypot !== '') return pretend('honeypot');
-
-  const token = verifyFormToken(formData.get(formTokenField), deps.secret, now.getTime());
-  if (!token.ok && token.reason !== 'expired') return pretend(token.reason);
-
+  const token = verifyFormToken(formData.get(formTokenField), deps.secret, now.getTime(), 0);
   const parsed = contactSchema.safeParse(values);
-  if (!token.ok || !parsed.success) {
+  const expired = !token.ok && token.reason === 'expired';
+  if (expired || !parsed.success) {
     const errors = parsed.success ? {} : fieldErrors(parsed.error);
-    log.info({ event: 'enquiry.rejected', reason: token.ok ? 'invalid' : 'expired', fields: Object.keys(errors) });
+    countEnquiry('rejected', expired ? 'expired' : 'invalid');
+    log.info({
+      event: 'enquiry.rejected',
+      reason: expired ? 'expired' : 'invalid',
+      fields: Object.keys(errors),
+    });
     return {
       status: 'invalid',
-      message: token.ok ? messages.invalid : messages.expired,
+      message: expired ? messages.expired : messages.invalid,
       errors,
       values,
-      ...(token.ok ? {} : { token: issueFormToken(deps.secret, now.getTime()) }),
+      ...(expired ? { token: issueFormToken(deps.secret, now.getTime()) } : {}),
     };
   }
 
+  const spamReason = await botSignal(formData, token, deps.secret);
   try {
-    const result = await storeEnquiry(deps.db, { ...parsed.data, ...readEnquiryContext(formData) }, {
-      submissionId: token.nonce,
-      clientHash: hashClientAddress(request.clientAddress, deps.secret),
-      rateLimit: deps.rateLimit,
-      now,
-      deliveries: deps.deliveries ?? { webhookUrls: [] },
-    });
-    if (result.outcome === 'rate-limited') return reject('rate-limited', values, messages.rateLimited);
-    log.info({ event: 'enquiry.accepted', reference: result.reference, leadId: result.leadId, duplicate: result.outcome === 'duplicate' });
-    if (result.outcome === 'stored') deps.onStored?.();
-    return { status: 'accepted', message: messages.accepted, reference: result.reference };
+    const result = await storeEnquiry(
+      deps.db,
+      { ...parsed.data, ...readEnquiryContext(formData) },
+      {
+        submissionId: token.ok ? token.nonce : randomUUID(),
+        clientHash: hashClientAddress(request.clientAddress, deps.secret),
+        rateLimit: deps.rateLimit,
+        now,
+        deliveries: deps.deliveries ?? { webhookUrls: [] },
+        ...(spamReason
+          ? { quarantine: { reason: spamReason, maxPerHour: deps.spamMaxPerHour } }
+          : {}),
+      },
+    );
+    switch (result.outcome) {
+      case 'rate-limited':
+        return reject('rate-limited', values, messages.rateLimited);
+      case 'dropped':
+        // Past the hourly ceiling: only counted here, so a flood cannot fill the disk.
+        countEnquiry('dropped', spamReason ?? '');
+        log.warn({
+          event: 'enquiry.quarantine_full',
+          reason: spamReason,
+          overflow: result.overflow,
+        });
+        return { status: 'accepted', message: messages.accepted, reference: newReference() };
+      case 'quarantined':
+        countEnquiry('quarantined', spamReason ?? '');
+        log.info({
+          event: 'enquiry.quarantined',
+          reason: spamReason,
+          reference: result.reference,
+          leadId: result.leadId,
+        });
+        return { status: 'accepted', message: messages.accepted, reference: result.reference };
+      default:
+        countEnquiry(result.outcome === 'stored' ? 'accepted' : 'duplicate');
+        log.info({
+          event: 'enquiry.accepted',
+          reference: result.reference,
+          leadId: result.leadId,
+          duplicate: result.outcome === 'duplicate',
+        });
+        if (result.outcome === 'stored') deps.onStored?.();
+        return { status: 'accepted', message: messages.accepted, reference: result.reference };
+    }
   } catch (error) {
+    countEnquiry('unavailable');
     log.error({ event: 'enquiry.store_failed', error: errorFacts(error) });
     return { status: 'invalid', message: messages.unavailable, errors: {}, values };
   }
+}
+
+/**
+ * The bot signal a valid submission trips, or null for a human (issue 10): the honeypot filled;
+ * the form token missing or forged; an ALTCHA payload that is forged or solved for another form;
+ * or, when no valid proof vouches for a human (JavaScript off), a token younger than
+ * {@link TOKEN_MIN_AGE_MS} (posted faster than a person fills the form).
+ */
+async function botSignal(
+  formData: FormData,
+  token: TokenCheck,
+  secret: string,
+): Promise<string | null> {
+  const honeypot = formData.get(honeypotField);
+  if (honeypot !== '') return 'honeypot';
+  if (!token.ok) return token.reason;
+  const proof = await checkProof(formData.get(proofField), secret, token.nonce);
+  if (proof === 'invalid' || proof === 'replayed') return `altcha-${proof}`;
+  if (proof !== 'valid' && token.ageMs < TOKEN_MIN_AGE_MS) return 'too-fast';
+  return null;
 }
 
 /** Every field as the string the visitor typed ('' when absent or not text). */
@@ -130,12 +197,7 @@ function isSameSite(request: SubmissionRequest, allowedOrigins: string[]): boole
 }
 
 function reject(reason: string, values: ContactValues, message: string): ContactFormState {
+  countEnquiry('rejected', reason);
   log.info({ event: 'enquiry.rejected', reason });
   return { status: 'invalid', message, errors: {}, values };
-}
-
-/** The answer a bot gets: indistinguishable from a real acceptance, but nothing happened. */
-function pretend(reason: string): ContactFormState {
-  log.info({ event: 'enquiry.rejected', reason, bot: true });
-  return { status: 'accepted', message: messages.accepted, reference: newReference() };
 }

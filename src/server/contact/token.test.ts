@@ -9,8 +9,8 @@ describe('form token', () => {
     const token = issueFormToken(secret, t0);
     const early = verifyFormToken(token, secret, t0 + TOKEN_MIN_AGE_MS);
     const late = verifyFormToken(token, secret, t0 + TOKEN_MAX_AGE_MS);
-    expect(early).toEqual({ ok: true, nonce: expect.any(String) });
-    expect(late).toEqual(early);
+    expect(early).toEqual({ ok: true, nonce: expect.any(String), ageMs: TOKEN_MIN_AGE_MS });
+    expect(late).toEqual({ ...early, ageMs: TOKEN_MAX_AGE_MS });
   });
 
   it.each([

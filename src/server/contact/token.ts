@@ -16,7 +16,7 @@ export const TOKEN_MAX_AGE_MS = 6 * 60 * 60 * 1000;
 
 /** Result of checking a token; `nonce` identifies the form instance (for idempotent submits). */
 export type TokenCheck =
-  | { ok: true; nonce: string }
+  | { ok: true; nonce: string; ageMs: number }
   | { ok: false; reason: 'missing' | 'tampered' | 'too-fast' | 'expired' };
 
 function sign(payload: string, secret: string): Buffer {
@@ -29,8 +29,18 @@ export function issueFormToken(secret: string, now: number = Date.now()): string
   return `${payload}.${sign(payload, secret).toString('base64url')}`;
 }
 
-/** Checks a submitted token against `secret` at `now` (ms since the epoch). Never throws. */
-export function verifyFormToken(token: unknown, secret: string, now: number = Date.now()): TokenCheck {
+/**
+ * Checks a submitted token against `secret` at `now` (ms since the epoch). `minAgeMs` (default
+ * {@link TOKEN_MIN_AGE_MS}) is the clock test; pass 0 to apply it later (the submission skips it
+ * when an ALTCHA proof vouches for a human, issue 10). Never throws.
+ * @returns the nonce and the token's age in ms, or why it is refused.
+ */
+export function verifyFormToken(
+  token: unknown,
+  secret: string,
+  now: number = Date.now(),
+  minAgeMs: number = TOKEN_MIN_AGE_MS,
+): TokenCheck {
   if (typeof token !== 'string' || token === '') return { ok: false, reason: 'missing' };
   const parts = token.split('.');
   if (parts.length !== 4 || parts[0] !== 'v1') return { ok: false, reason: 'tampered' };
@@ -41,7 +51,7 @@ export function verifyFormToken(token: unknown, secret: string, now: number = Da
     return { ok: false, reason: 'tampered' };
   }
   const age = now - parseInt(issued, 36);
-  if (!Number.isFinite(age) || age < TOKEN_MIN_AGE_MS) return { ok: false, reason: 'too-fast' };
+  if (!Number.isFinite(age) || age < minAgeMs) return { ok: false, reason: 'too-fast' };
   if (age > TOKEN_MAX_AGE_MS) return { ok: false, reason: 'expired' };
-  return { ok: true, nonce };
+  return { ok: true, nonce, ageMs: age };
 }

@@ -3,10 +3,24 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { leads, outbox, rateLimits } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
-import { backends, backendTitle, openTestDatabase, type TestDatabase } from '../test-support/databases';
+import {
+  backends,
+  backendTitle,
+  openTestDatabase,
+  type TestDatabase,
+} from '../test-support/databases';
 import { deps, formData, request } from '../test-support/enquiry';
 import { csvCell } from './csv';
-import { deleteLeadsByEmail, exportLeadsCsv, listLeads, purgeExpired, retryFailedNotifications } from './operations';
+import {
+  deleteLeadsByEmail,
+  exportLeadsCsv,
+  listLeads,
+  listSpam,
+  purgeExpired,
+  releaseSpam,
+  retryFailedNotifications,
+  type LeadSummary,
+} from './operations';
 
 describe('csvCell', () => {
   it.each([
@@ -40,10 +54,17 @@ for (const backend of backends) {
       submitEnquiry(formData(values), request(), deps(database.db));
 
     it('exports CSV with formula cells neutralised and quotes escaped', async () => {
-      await submit({ firstName: '=HYPERLINK("http://x.example","click")', organization: '+cmd|calc', subject: '@SUM(1)', message: '-1\n"quoted"' });
+      await submit({
+        firstName: '=HYPERLINK("http://x.example","click")',
+        organization: '+cmd|calc',
+        subject: '@SUM(1)',
+        message: '-1\n"quoted"',
+      });
       const csv = await exportLeadsCsv(database.db);
       const [header, row] = csv.split('\r\n');
-      expect(header).toBe('"Reference","Received (UTC)","First Name","Last Name","Email","Organization","Subject","Message","Delivery"');
+      expect(header).toBe(
+        '"Reference","Received (UTC)","First Name","Last Name","Email","Organization","Subject","Message","Delivery"',
+      );
       expect(row).toContain(`"'=HYPERLINK(""http://x.example"",""click"")"`);
       expect(row).toContain(`"'+cmd|calc"`);
       expect(row).toContain(`"'@SUM(1)"`);
@@ -55,20 +76,30 @@ for (const backend of backends) {
       await submit({ email: 'asha@hospital.example' });
       await submit({ email: 'Asha@Hospital.Example' });
       await submit({ email: 'other@hospital.example' });
-      expect(await deleteLeadsByEmail(database.db, ' ASHA@hospital.example ')).toEqual({ leads: 2, jobs: 2 });
+      expect(await deleteLeadsByEmail(database.db, ' ASHA@hospital.example ')).toEqual({
+        leads: 2,
+        jobs: 2,
+      });
       const rest = await listLeads(database.db);
       expect(rest.map((row) => row.email)).toEqual(['other@hospital.example']);
       expect(await database.db.select().from(outbox)).toHaveLength(1);
-      const leftovers = await database.db.select().from(leads).where(eq(leads.email, 'asha@hospital.example'));
+      const leftovers = await database.db
+        .select()
+        .from(leads)
+        .where(eq(leads.email, 'asha@hospital.example'));
       expect(leftovers).toHaveLength(0);
       expect(JSON.stringify(await exportLeadsCsv(database.db))).not.toMatch(/asha@/i);
     });
 
     it('re-queues failed notifications', async () => {
       await submit({});
-      await database.db.update(outbox).set({ status: 'failed', attempts: 3, lastError: 'Error 550' });
+      await database.db
+        .update(outbox)
+        .set({ status: 'failed', attempts: 3, lastError: 'Error 550' });
       expect(await retryFailedNotifications(database.db)).toBe(1);
-      expect(await database.db.select().from(outbox)).toMatchObject([{ status: 'pending', attempts: 0 }]);
+      expect(await database.db.select().from(outbox)).toMatchObject([
+        { status: 'pending', attempts: 0 },
+      ]);
     });
 
     it('purges enquiries older than the retention period with their jobs', async () => {
@@ -83,6 +114,72 @@ for (const backend of backends) {
       expect(await database.db.select().from(outbox)).toHaveLength(1);
       expect(await purgeExpired(database.db, 365, new Date(Date.now() + 2 * 86_400_000))).toBe(0);
       expect(await database.db.select().from(rateLimits)).toHaveLength(0);
+    });
+
+    const quarantine = (values: Parameters<typeof formData>[0]) =>
+      submitEnquiry(formData(values, { honeypot: 'x' }), request(), deps(database.db));
+
+    it('leaves quarantined enquiries out of list and export unless asked, and lists them for review without the body', async () => {
+      await submit({ subject: 'real' });
+      await quarantine({ subject: 'spammy', message: 'Buy now' });
+      expect((await listLeads(database.db)).map((row) => row.subject)).toEqual(['real']);
+      expect(
+        (await listLeads(database.db, { includeSpam: true }))
+          .map((row) => [row.subject, row.verdict])
+          .sort(),
+      ).toEqual([
+        ['real', 'lead'],
+        ['spammy', 'spam'],
+      ]);
+      expect(await exportLeadsCsv(database.db)).not.toContain('spammy');
+      const withSpam = (await exportLeadsCsv(database.db, { includeSpam: true })).split('\r\n');
+      expect(withSpam[0]).toMatch(/"Delivery","Verdict"$/);
+      expect(withSpam.find((line) => line.includes('spammy'))).toMatch(/"spam"$/);
+
+      const [spam] = await listSpam(database.db);
+      expect(spam).toEqual({
+        reference: expect.stringMatching(/^NH-/),
+        createdAt: expect.any(Date),
+        reason: 'honeypot',
+        email: expect.any(String),
+        subject: 'spammy',
+      });
+      expect((await listSpam(database.db, { withMessage: true }))[0]!.message).toBe('Buy now');
+      // Released: queued like any lead, the e-mail and one job per webhook endpoint (issue 12).
+      expect(
+        await releaseSpam(database.db, spam!.reference, {
+          webhookUrls: ['https://crm.example/hook'],
+        }),
+      ).toBe('released');
+      expect(await listSpam(database.db)).toEqual([]);
+      const summary = (rows: LeadSummary[]) =>
+        rows
+          .map((row) => [
+            row.subject,
+            row.deliveries.map((job) => `${job.channel} ${job.status}`).join(', '),
+          ])
+          .sort();
+      expect(summary(await listLeads(database.db))).toEqual([
+        ['real', 'email pending'],
+        ['spammy', 'email pending, webhook pending'],
+      ]);
+    });
+
+    it('purges spam never released after the spam retention, and released spam like a lead', async () => {
+      await submit({ subject: 'lead' });
+      await quarantine({ subject: 'spam' });
+      await quarantine({ subject: 'released' });
+      const [released] = await database.db
+        .select()
+        .from(leads)
+        .where(eq(leads.subject, 'released'));
+      await releaseSpam(database.db, released!.reference, { webhookUrls: [] });
+      await database.db.update(leads).set({ createdAt: new Date(Date.now() - 31 * 86_400_000) });
+      expect(await purgeExpired(database.db, { leadsDays: 365, spamDays: 30 })).toBe(1);
+      expect(
+        (await listLeads(database.db, { includeSpam: true })).map((row) => row.subject).sort(),
+      ).toEqual(['lead', 'released']);
+      expect(await purgeExpired(database.db, { leadsDays: 30, spamDays: 30 })).toBe(2);
     });
   });
 }

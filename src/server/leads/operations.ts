@@ -1,7 +1,9 @@
 import 'server-only';
-import { desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { leads, outbox, rateLimits } from '../db/schema';
+import { getEnv } from '../env';
+import { enqueueDeliveries, type DeliveryTargets } from '../outbox/enqueue';
 import { requeueFailed } from '../outbox/queue';
 import { toCsv } from './csv';
 import { describeDeliveries, type JobState } from './delivery-summary';
@@ -18,6 +20,16 @@ export type LeadSummary = {
   message: string;
   /** Its jobs (e-mail, one per webhook endpoint), e.g. for describeDeliveries (issue 12). */
   deliveries: JobState[];
+  /** `spam` for a quarantined enquiry not (yet) released. */
+  verdict: 'lead' | 'spam';
+};
+
+/** Which enquiries `listLeads` and `exportLeadsCsv` return. */
+export type LeadFilter = {
+  /** At most this many (default: all). */
+  limit?: number;
+  /** Also quarantined enquiries (issue 10: left out unless asked). */
+  includeSpam?: boolean;
 };
 
 /**
@@ -29,8 +41,11 @@ const jobStates = sql<JobState[]>`coalesce((
     order by o.channel, o.target)
   from ${outbox} o where o.lead_id = ${leads}.id), '[]'::json)`;
 
-/** Enquiries, newest first (at most `limit`), each with its deliveries. */
-export async function listLeads(db: Db, limit = 1_000_000): Promise<LeadSummary[]> {
+/** Enquiries, newest first, each with its deliveries; quarantined ones only with `includeSpam`. */
+export async function listLeads(
+  db: Db,
+  { limit = 1_000_000, includeSpam = false }: LeadFilter = {},
+): Promise<LeadSummary[]> {
   return db
     .select({
       reference: leads.reference,
@@ -42,8 +57,10 @@ export async function listLeads(db: Db, limit = 1_000_000): Promise<LeadSummary[
       subject: leads.subject,
       message: leads.message,
       deliveries: jobStates,
+      verdict: leads.verdict,
     })
     .from(leads)
+    .where(includeSpam ? undefined : eq(leads.verdict, 'lead'))
     .orderBy(desc(leads.createdAt))
     .limit(limit);
 }
@@ -59,17 +76,25 @@ const csvColumns = [
   ['message', 'Message'],
 ] as const;
 
-/** Every enquiry as CSV (header row first), cells neutralised against formula injection. */
-export async function exportLeadsCsv(db: Db): Promise<string> {
-  const rows = await listLeads(db);
+/**
+ * Every enquiry (quarantined ones only with `includeSpam`) as CSV, header row first, cells
+ * neutralised against formula injection.
+ */
+export async function exportLeadsCsv(
+  db: Db,
+  { includeSpam = false }: Pick<LeadFilter, 'includeSpam'> = {},
+): Promise<string> {
+  const rows = await listLeads(db, { includeSpam });
   return toCsv([
-    [...csvColumns.map(([, title]) => title), 'Delivery'],
+    // With spam included, a last column says which rows are quarantined.
+    [...csvColumns.map(([, title]) => title), 'Delivery', ...(includeSpam ? ['Verdict'] : [])],
     ...rows.map((row) => [
       ...csvColumns.map(([key]) => {
         const value = row[key];
         return value instanceof Date ? value.toISOString() : value;
       }),
       describeDeliveries(row.deliveries),
+      ...(includeSpam ? [row.verdict] : []),
     ]),
   ]);
 }
@@ -78,7 +103,10 @@ export async function exportLeadsCsv(db: Db): Promise<string> {
  * Erases every enquiry from `email` (compared case-insensitively) and its notification jobs
  * (DPDP Act 2023 right to erasure). Returns how many enquiries and jobs were deleted.
  */
-export async function deleteLeadsByEmail(db: Db, email: string): Promise<{ leads: number; jobs: number }> {
+export async function deleteLeadsByEmail(
+  db: Db,
+  email: string,
+): Promise<{ leads: number; jobs: number }> {
   return db.transaction(async (tx) => {
     const ids = (
       await tx
@@ -87,8 +115,14 @@ export async function deleteLeadsByEmail(db: Db, email: string): Promise<{ leads
         .where(eq(sql`lower(${leads.email})`, email.trim().toLowerCase()))
     ).map((row) => row.id);
     if (ids.length === 0) return { leads: 0, jobs: 0 };
-    const jobs = await tx.delete(outbox).where(inArray(outbox.leadId, ids)).returning({ id: outbox.id });
-    const removed = await tx.delete(leads).where(inArray(leads.id, ids)).returning({ id: leads.id });
+    const jobs = await tx
+      .delete(outbox)
+      .where(inArray(outbox.leadId, ids))
+      .returning({ id: outbox.id });
+    const removed = await tx
+      .delete(leads)
+      .where(inArray(leads.id, ids))
+      .returning({ id: leads.id });
     return { leads: removed.length, jobs: jobs.length };
   });
 }
@@ -96,13 +130,109 @@ export async function deleteLeadsByEmail(db: Db, email: string): Promise<{ leads
 /** Re-queues failed notifications for immediate delivery; returns how many. */
 export const retryFailedNotifications = requeueFailed;
 
+/** A quarantined enquiry as the operator reviews it (the message only when asked). */
+export type SpamSummary = {
+  reference: string;
+  createdAt: Date;
+  reason: string | null;
+  email: string;
+  subject: string;
+  message?: string;
+};
+
 /**
- * Deletes enquiries (and their jobs) older than `retentionDays` and rate-limit counters older than
- * a day. Returns how many enquiries were deleted.
+ * Quarantined enquiries not released, newest first (issue 10: `leads spam`). The message body is
+ * included only with `withMessage`.
  */
-export async function purgeExpired(db: Db, retentionDays: number, now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
-  const removed = await db.delete(leads).where(lt(leads.createdAt, cutoff)).returning({ id: leads.id });
-  await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - 86_400_000)));
+export async function listSpam(
+  db: Db,
+  { withMessage = false, limit = 1_000_000 } = {},
+): Promise<SpamSummary[]> {
+  const rows = await db
+    .select({
+      reference: leads.reference,
+      createdAt: leads.createdAt,
+      reason: leads.spamReason,
+      email: leads.email,
+      subject: leads.subject,
+      message: leads.message,
+    })
+    .from(leads)
+    .where(eq(leads.verdict, 'spam'))
+    .orderBy(desc(leads.createdAt))
+    .limit(limit);
+  return rows.map(({ message, ...row }) => (withMessage ? { ...row, message } : row));
+}
+
+/** What `releaseSpam` did. */
+export type ReleaseResult = 'released' | 'already-released' | 'not-found';
+
+/**
+ * Moves the quarantined enquiry `reference` to the normal path in ONE transaction (issue 10:
+ * `leads release`): verdict `lead`, `released_at` set, its deliveries (e-mail and the webhook
+ * endpoints of `targets`) queued with `enqueueDeliveries`, so the running site's outbox worker
+ * sends each exactly once. Releasing it
+ * again queues nothing (`already-released`), nor does an enquiry that was never spam.
+ */
+export async function releaseSpam(
+  db: Db,
+  reference: string,
+  targets: DeliveryTargets,
+  now = new Date(),
+): Promise<ReleaseResult> {
+  return db.transaction(async (tx) => {
+    const [released] = await tx
+      .update(leads)
+      .set({ verdict: 'lead', releasedAt: now })
+      .where(and(eq(leads.reference, reference.trim().toUpperCase()), eq(leads.verdict, 'spam')))
+      .returning({ id: leads.id });
+    if (!released) {
+      const [existing] = await tx
+        .select({ id: leads.id })
+        .from(leads)
+        .where(eq(leads.reference, reference.trim().toUpperCase()));
+      return existing ? 'already-released' : 'not-found';
+    }
+    await enqueueDeliveries(tx, released.id, targets);
+    return 'released';
+  });
+}
+
+/** How long each kind of enquiry is kept, in days. */
+export type Retention = { leadsDays: number; spamDays: number };
+
+/**
+ * Deletes enquiries (and their jobs) past their retention: leads (and released spam) after
+ * `retention.leadsDays` (LEADS_RETENTION_DAYS), quarantined spam never released after
+ * `retention.spamDays` (SPAM_RETENTION_DAYS, issue 10); `retention` may be just the leads' days,
+ * the spam's then coming from the environment. Also drops rate-limit counters older than a day.
+ * Returns how many enquiries were deleted.
+ */
+export async function purgeExpired(
+  db: Db,
+  retention: number | Retention,
+  now = new Date(),
+): Promise<number> {
+  const { leadsDays, spamDays } =
+    typeof retention === 'number'
+      ? { leadsDays: retention, spamDays: getEnv().SPAM_RETENTION_DAYS }
+      : retention;
+  const cutoff = (days: number) => new Date(now.getTime() - days * 86_400_000);
+  const removed = await db
+    .delete(leads)
+    .where(
+      or(
+        lt(leads.createdAt, cutoff(leadsDays)),
+        and(
+          eq(leads.verdict, 'spam'),
+          isNull(leads.releasedAt),
+          lt(leads.createdAt, cutoff(spamDays)),
+        ),
+      ),
+    )
+    .returning({ id: leads.id });
+  await db
+    .delete(rateLimits)
+    .where(lt(rateLimits.windowStart, new Date(now.getTime() - 86_400_000)));
   return removed.length;
 }

@@ -47,9 +47,9 @@ export function request(address = `10.0.${Math.floor(++clients / 250)}.${clients
   return { origin: 'http://localhost:3000', host: 'localhost:3000', clientAddress: address };
 }
 
-/** Submission dependencies for `db`: test secret, 5 per 10 min. */
+/** Submission dependencies for `db`: test secret, 5 per 10 min, 60 quarantined per hour. */
 export function deps(db: Db, overrides: Partial<SubmissionDeps> = {}): SubmissionDeps {
-  return { db, secret: TEST_SECRET, rateLimit: { max: 5, windowMs: 600_000 }, ...overrides };
+  return { db, secret: TEST_SECRET, rateLimit: { max: 5, windowMs: 600_000 }, spamMaxPerHour: 60, ...overrides };
 }
 
 /**
