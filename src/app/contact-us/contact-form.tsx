@@ -1,15 +1,25 @@
 'use client';
 
 import Link from 'next/link';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState, useEffect, useRef, useState, type FormEvent } from 'react';
 import { CtaButton } from '@/components/ui/cta';
-import { contactFields, formTokenField, honeypotField, type ContactField } from '@/lib/contact-fields';
-import type { ContactFormState } from '@/lib/contact-schema';
+import {
+  contactFields,
+  formTokenField,
+  honeypotField,
+  overLimitFields,
+  type ContactField,
+} from '@/lib/contact-fields';
+import type { ContactErrors, ContactFormState } from '@/lib/contact-schema';
 import { sendEnquiry } from './actions';
 import { Confirmation } from './confirmation';
 import { FormField } from './form-field';
 
 const initialState: ContactFormState = { status: 'idle' };
+
+/** Shown when the browser refuses to send a field over its limit (issue 15). */
+const tooLongMessage =
+  'Please shorten the fields marked below. Nothing was sent: what you typed is still in the form.';
 
 type ContactFormProps = {
   /** Signed form token from the server; null when the form cannot be sent right now. */
@@ -26,13 +36,17 @@ type ContactFormProps = {
  * without a reload. After an error, every typed value is shown again, each field shows its
  * message and the first invalid field takes focus; after success a confirmation with the
  * reference replaces the form. A `role="status"` region announces either outcome.
+ * With JavaScript, a field over its limit by the one length rule (src/lib/contact-fields.ts) is
+ * refused before anything is sent, with the message the server would give, and what was typed stays.
  */
 export function ContactForm({ token, defaultSubject, retentionDays }: ContactFormProps) {
   const [state, formAction, pending] = useActionState(sendEnquiry, initialState);
   const formRef = useRef<HTMLFormElement>(null);
   const confirmationRef = useRef<HTMLHeadingElement>(null);
 
-  const errors = state.status === 'invalid' ? state.errors : {};
+  const [tooLong, setTooLong] = useState<ContactErrors | null>(null);
+
+  const errors = tooLong ?? (state.status === 'invalid' ? state.errors : {});
   const firstInvalid = contactFields.find((field) => errors[field]);
   const currentToken = (state.status === 'invalid' && state.token) || token;
 
@@ -45,7 +59,19 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
     // Centre it rather than let focus scroll it under the sticky header.
     target.focus({ preventScroll: true });
     target.scrollIntoView({ block: 'center' });
-  }, [state, firstInvalid]);
+  }, [state, tooLong, firstInvalid]);
+
+  /** Refuses to send when a field is over its limit (a valid form is far below the body limit). */
+  const checkLengths = (event: FormEvent<HTMLFormElement>) => {
+    const data = new FormData(event.currentTarget);
+    const values = Object.fromEntries(
+      contactFields.map((name) => [name, String(data.get(name) ?? '')]),
+    );
+    const over = overLimitFields(values);
+    const refused = Object.keys(over).length > 0;
+    if (refused) event.preventDefault();
+    setTooLong(refused ? over : null);
+  };
 
   const value = (field: ContactField) =>
     state.status === 'invalid' ? state.values[field] : field === 'subject' ? defaultSubject : '';
@@ -61,19 +87,26 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
       <p
         role="status"
         className={
-          state.status === 'invalid'
+          tooLong || state.status === 'invalid'
             ? 'mb-2 rounded border border-red-700 bg-red-50 px-2 py-1.5 font-medium text-red-800'
             : 'sr-only'
         }
       >
-        {state.status === 'accepted' && `${state.message} Your reference number is ${state.reference}.`}
-        {state.status === 'invalid' && state.message}
+        {state.status === 'accepted' &&
+          `${state.message} Your reference number is ${state.reference}.`}
+        {tooLong ? tooLongMessage : state.status === 'invalid' && state.message}
       </p>
 
       {state.status === 'accepted' ? (
         <Confirmation reference={state.reference} headingRef={confirmationRef} />
       ) : (
-        <form ref={formRef} action={formAction} className="relative grid gap-2" aria-describedby="contact-required-note">
+        <form
+          ref={formRef}
+          action={formAction}
+          onSubmit={checkLengths}
+          className="relative grid gap-2"
+          aria-describedby="contact-required-note"
+        >
           <p id="contact-required-note" className="text-sm text-muted">
             Fields marked <span className="text-red-700">*</span> are required.
           </p>
@@ -89,15 +122,25 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
           <FormField {...field('message')} multiline rows={6} />
 
           <input type="hidden" name={formTokenField} value={currentToken ?? ''} />
-          <div aria-hidden="true" className="absolute -left-[9999px] top-0 size-px overflow-hidden">
+          <div aria-hidden="true" className="absolute top-0 -left-[9999px] size-px overflow-hidden">
             <label htmlFor="contact-website">Website (leave this empty)</label>
-            <input id="contact-website" type="text" name={honeypotField} tabIndex={-1} autoComplete="off" defaultValue="" />
+            <input
+              id="contact-website"
+              type="text"
+              name={honeypotField}
+              tabIndex={-1}
+              autoComplete="off"
+              defaultValue=""
+            />
           </div>
 
           <p className="text-sm text-muted">
-            We use these details only to answer your enquiry, keep them for up to {retentionDays} days and never
-            share them for marketing. Read our{' '}
-            <Link href="/privacy-policy" className="font-medium text-brand-800 underline underline-offset-2">
+            We use these details only to answer your enquiry, keep them for up to {retentionDays}{' '}
+            days and never share them for marketing. Read our{' '}
+            <Link
+              href="/privacy-policy"
+              className="font-medium text-brand-800 underline underline-offset-2"
+            >
               Privacy Policy
             </Link>{' '}
             for your rights under India&apos;s Digital Personal Data Protection Act, 2023.
@@ -105,13 +148,18 @@ export function ContactForm({ token, defaultSubject, retentionDays }: ContactFor
 
           {!currentToken && (
             <p className="rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-sm text-amber-900">
-              The form is unavailable for a moment. Please reload the page, or call or e-mail us using the details on
-              this page.
+              The form is unavailable for a moment. Please reload the page, or call or e-mail us
+              using the details on this page.
             </p>
           )}
 
           <div>
-            <CtaButton type="submit" size="md" disabled={pending || !currentToken} aria-disabled={pending || !currentToken}>
+            <CtaButton
+              type="submit"
+              size="md"
+              disabled={pending || !currentToken}
+              aria-disabled={pending || !currentToken}
+            >
               {pending ? 'Sending…' : 'Submit'}
             </CtaButton>
           </div>

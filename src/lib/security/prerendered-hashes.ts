@@ -4,8 +4,9 @@ import path from 'node:path';
 import { inlineScriptHashes } from './inline-scripts';
 
 /** The build folder, as in next.config.ts (`NEXT_DIST_DIR` lets parallel builds use their own). */
-const appDir = () =>
-  path.resolve(process.cwd(), process.env.NEXT_DIST_DIR ?? '.next', 'server', 'app');
+export const buildDir = () => path.resolve(process.cwd(), process.env.NEXT_DIST_DIR ?? '.next');
+
+const appDir = () => path.join(buildDir(), 'server', 'app');
 
 type Entry = { mtimeMs: number; size: number; hashes: string[] };
 const cache = new Map<string, Entry>();

@@ -17,7 +17,11 @@ const installed = Symbol.for('nirmaya.peerAddressHeader');
 export function installPeerAddressHeader(): void {
   const proto = http.Server.prototype as http.Server & { [installed]?: true };
   if (proto[installed]) return;
-  const emit = proto.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
+  const emit = proto.emit as (
+    this: http.Server,
+    event: string | symbol,
+    ...args: unknown[]
+  ) => boolean;
   proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === 'request') {
       const request = args[0] as http.IncomingMessage;
