@@ -12,10 +12,12 @@ const MAX_DEPTH = 16;
  * Checks that a parsed server-action POST has the shape React and Next.js decode without error
  * (issue 15), so a malformed one is refused with 400 or 404 instead of failing inside Next.js with 500:
  * - with a `Next-Action` header (the form sent by JavaScript), the id must be one of `actionIds`
- *   and field `0` the action's arguments as plain JSON (see `isPlainReply`);
+ *   and field `0` the arguments as plain JSON (see `isPlainReply`): the previous state and the
+ *   form (`$K<n>`), the two arguments `useActionState` passes to this site's actions;
  * - without (the form posted by the browser alone), exactly one `$ACTION_REF_*` or `$ACTION_ID_*`
- *   field naming a known id, its descriptor `{"id":…,"bound":"$@n"|null}` and the bound arguments
- *   as plain JSON.
+ *   field naming a known id, its descriptor `{"id":…,"bound":"$@n"}` and the bound arguments as
+ *   plain JSON: the previous state alone (React appends the form). An action without bound
+ *   arguments (`$ACTION_ID_*`, `"bound":null`) would get the form as its first argument: 400.
  * @param form the body, parsed as `multipart/form-data`
  * @param nextAction the `Next-Action` header, or null
  * @param actionIds the ids of the build's server actions (server-reference-manifest.json)
@@ -28,7 +30,8 @@ export function checkActionForm(
 ): Refusal | null {
   if (nextAction !== null) {
     if (!actionIds.has(nextAction)) return { status: 404, reason: 'unknown-action' };
-    return isPlainReply(form.get('0'))
+    const args = form.get('0');
+    return isPlainReply(args) && isArguments(args, 2)
       ? null
       : { status: 400, reason: 'malformed-action-arguments' };
   }
@@ -39,9 +42,10 @@ export function checkActionForm(
   if (keys.some((key) => typeof form.get(key) !== 'string'))
     return { status: 400, reason: 'file-in-action-field' };
   const [action] = actions as [string];
+  // An action posted without its bound previous state would get the form as its first argument.
   if (action.startsWith(ACTION_ID)) {
     return actionIds.has(action.slice(ACTION_ID.length))
-      ? null
+      ? { status: 400, reason: 'unbound-action' }
       : { status: 404, reason: 'unknown-action' };
   }
   const prefix = `${ACTION_PREFIX}${action.slice(ACTION_REF.length)}:`;
@@ -51,9 +55,9 @@ export function checkActionForm(
   if (!isDescriptor(parsed) || !descriptor!.startsWith(`{"id":${JSON.stringify(parsed.id)}`))
     return { status: 400, reason: 'malformed-action-descriptor' };
   if (!actionIds.has(parsed.id)) return { status: 404, reason: 'unknown-action' };
-  if (parsed.bound === null) return null;
-  const chunk = `${prefix}${parseInt(parsed.bound.slice(2), 16)}`;
-  return isPlainReply(single(form, chunk))
+  if (parsed.bound === null) return { status: 400, reason: 'unbound-action' };
+  const bound = single(form, `${prefix}${parseInt(parsed.bound.slice(2), 16)}`);
+  return isPlainReply(bound) && isArguments(bound, 1)
     ? null
     : { status: 400, reason: 'malformed-action-arguments' };
 }
@@ -65,7 +69,7 @@ export function checkActionForm(
  * FormData argument). Anything else (a reference to a missing part, a stream, a typed array…)
  * could make decoding throw or wait forever.
  */
-export function isPlainReply(value: unknown): boolean {
+export function isPlainReply(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const root = parseJson(value);
   if (root === undefined) return false;
@@ -84,6 +88,16 @@ export function isPlainReply(value: unknown): boolean {
     }
   }
   return true;
+}
+
+/** Whether `json` is an array of `count` arguments, the last one the form when there are two. */
+function isArguments(json: string, count: 1 | 2): boolean {
+  const args = parseJson(json);
+  return (
+    Array.isArray(args) &&
+    args.length === count &&
+    (count === 1 || /^\$K\d+$/.test(String(args[1])))
+  );
 }
 
 function isDescriptor(value: unknown): value is { id: string; bound: `$@${string}` | null } {

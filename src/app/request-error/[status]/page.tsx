@@ -32,7 +32,7 @@ export default async function RequestErrorPage({ params }: Props) {
   if (!text) notFound();
   return (
     <div className="mx-auto max-w-page px-2 py-6 sm:px-3 md:py-8">
-      <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">Error {status}</p>
+      <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">{`Error ${status}`}</p>
       <h1 className="mt-1 text-4xl sm:text-5xl">{text.title}</h1>
       {text.paragraphs.map((paragraph) => (
         <p key={paragraph} className="mt-2 max-w-2xl text-lg text-slate-700">
