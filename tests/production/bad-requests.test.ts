@@ -152,8 +152,8 @@ const usual: Record<ContactField, string> = {
 /** A field's value: usually a plausible one, else anything from the characters above. */
 const fieldValue = (field: ContactField) =>
   fc.oneof(
-    { weight: 3, arbitrary: fc.constant(usual[field]) },
-    { weight: 2, arbitrary: aroundLimit(contactLimits[field]) },
+    { weight: 12, arbitrary: fc.constant(usual[field]) },
+    { weight: 3, arbitrary: aroundLimit(contactLimits[field]) },
     { weight: 1, arbitrary: fc.array(character, { maxLength: 40 }).map((c) => c.join('')) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 120 }) },
