@@ -1,4 +1,6 @@
+import { chromium } from '@playwright/test';
 import fc from 'fast-check';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactFields, contactLimits, fieldLength, type ContactField } from '@/lib/contact-fields';
 import { contactSchema } from '@/lib/contact-schema';
@@ -6,6 +8,7 @@ import { ACTION_BODY_LIMIT_BYTES } from '@/lib/http/request-limits';
 import { issueFormToken } from '@/server/contact/token';
 import { leads } from '@/server/db/schema';
 import { openTestDatabase, type TestDatabase } from '@/server/test-support/databases';
+import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { formBody, loadContactForm, type LoadedForm } from './support/contact-form';
 import { startProductionServer, type ProductionServer } from './support/next-server';
 import { expectRefusalPage, Histogram } from './support/refusal';
@@ -21,7 +24,7 @@ import { expectRefusalPage, Histogram } from './support/refusal';
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 15_015);
-const RUNS = 160;
+const RUNS = 400;
 const SECRET = 'issue-15-fuzz-secret-of-at-least-32-characters';
 
 const postgres = process.env.TEST_DATABASE_URL;
@@ -104,7 +107,78 @@ describe.skipIf(!postgres)('bad requests to the contact form (fuzz, PostgreSQL)'
     expect(server.output()).not.toMatch(/^\s+at /m);
     expect(server.output()).not.toMatch(/"level":50/);
   });
+
+  it('in Chromium: a field at exactly its limit (emoji, Devanagari) is stored byte for byte; one more is refused, what was typed kept', async () => {
+    // 20 × (1 emoji + 4 Devanagari code points) = 100 characters, 120 UTF-16 units.
+    const firstName = '😀क्षि'.repeat(20);
+    // 625 × 8 code points = 5,000 characters, 5,625 UTF-16 units.
+    const message = '🩺नमस्ते,'.repeat(625);
+    expect([fieldLength(firstName), fieldLength(message)]).toEqual([
+      contactLimits.firstName,
+      contactLimits.message,
+    ]);
+    const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+    try {
+      const page = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': '10.99.0.1' } });
+      await page.goto(`${server.url}/contact-us`);
+      const loaded = Date.now();
+      const field = page.getByLabel('First Name');
+      const count = page.locator('#contact-firstName-count');
+      // The live count proves the form is hydrated (it is React's).
+      await until(async () => {
+        await field.fill(`${firstName}न`);
+        return count.isVisible();
+      });
+      const countText = await count.textContent();
+      console.log(`live count one over the limit: "${countText}"`);
+      expect(countText).toBe('101 of 100 characters: 1 too many');
+      await page.getByLabel('Last Name').fill('Rao');
+      await page.getByLabel('Email').fill('asha@hospital.example');
+      await page.getByLabel('Organization').fill('City General Hospital');
+      await page.getByLabel('Subject').fill('Limits');
+      await page.getByRole('textbox', { name: /^Message/ }).fill(message);
+      const before = (await database.db.select().from(leads)).length;
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await page.locator('#contact-firstName-error').waitFor();
+      expect(await page.locator('#contact-firstName-error').textContent()).toBe(
+        'First Name must be at most 100 characters.',
+      );
+      expect(await page.getByRole('status').textContent()).toContain(
+        'what you typed is still in the form',
+      );
+      expect(await field.inputValue()).toBe(`${firstName}न`);
+      expect(await page.getByRole('textbox', { name: /^Message/ }).inputValue()).toBe(message);
+      expect((await database.db.select().from(leads)).length).toBe(before);
+
+      await field.fill(firstName);
+      const wait = loaded + 3_100 - Date.now();
+      if (wait > 0) await page.waitForTimeout(wait);
+      await page.getByRole('button', { name: 'Submit' }).click();
+      const reference = page.getByTestId('enquiry-reference');
+      await reference.waitFor({ timeout: 20_000 });
+      const [row] = await database.db
+        .select()
+        .from(leads)
+        .where(eq(leads.reference, (await reference.textContent())!.trim()));
+      expect(Buffer.from(row!.firstName)).toEqual(Buffer.from(firstName));
+      expect(Buffer.from(row!.message ?? '')).toEqual(Buffer.from(message));
+      console.log(
+        `stored at the limit: first name ${fieldLength(row!.firstName)} characters (${row!.firstName.length} UTF-16 units, ${Buffer.byteLength(row!.firstName)} bytes), message ${fieldLength(row!.message ?? '')} characters (${Buffer.byteLength(row!.message ?? '')} bytes)`,
+      );
+    } finally {
+      await browser.close();
+    }
+  });
 });
+
+/** Waits until `check` holds (polling every 100 ms, at most `ms`). */
+async function until(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** One fuzzed post: what it is, how to send it and the statuses it may get. */
 type PostRequest = () => Promise<{

@@ -18,7 +18,7 @@ import { expectRefusalPage, Histogram } from './support/refusal';
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 15_015);
-const RUNS = 250;
+const RUNS = 500;
 
 let server: ProductionServer;
 let dataDir: string;
