@@ -7,7 +7,7 @@ import {
 } from '@/lib/security/prerendered-hashes';
 import { productAlias } from '@/lib/security/product-alias';
 import { refusalPage } from '@/lib/security/refusal-page';
-import { serverActionIds } from '@/lib/security/server-actions';
+import { isApiRoute, serverActionIds } from '@/lib/security/build-manifests';
 import { isHttps, STRICT_TRANSPORT_SECURITY } from '@/lib/security/transport';
 import type { Refusal } from '@/lib/http/request-limits';
 import { guardRequest } from '@/server/http/request-guard';
@@ -33,7 +33,7 @@ const development = process.env.NODE_ENV === 'development';
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const https = isHttps(request);
-  const refusal = await guardRequest(request, serverActionIds());
+  const refusal = await guardRequest(request, { actionIds: serverActionIds(), isApiRoute });
   if (refusal) return refuse(request, refusal, https);
   return (!development && servePrerendered(request, https)) || renderWithNonce(request, https);
 }

@@ -12,30 +12,38 @@ export const REFUSAL_PAGES_PATH = '/request-error';
 /** Methods every page answers; route handlers under /api answer their own methods. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** What the guard knows of the build, from its manifests (null: unknown, e.g. under `next dev`). */
+export type BuildFacts = {
+  /** The ids of the server actions. */
+  actionIds: ReadonlySet<string> | null;
+  /** Whether a path is served by a route handler under /api. */
+  isApiRoute: (pathname: string) => boolean | null;
+};
+
 /**
  * Decides, before Next.js reads the request, whether it is one Next.js would answer with 5xx or
  * that no route of this site accepts (issue 15):
  * - a request target over `URL_LIMIT_BYTES`: 414;
- * - a method other than GET, HEAD, OPTIONS on a page, or a POST to a page other than the contact
- *   form: 405 (the paths of the refusal pages themselves: 404);
+ * - a method other than GET, HEAD, OPTIONS on anything but the contact form and the route
+ *   handlers under /api (unknown /api paths included, which Next.js would try as an action): 405
+ *   (the paths of the refusal pages themselves: 404);
  * - a POST to the contact form: not `multipart/form-data` with a boundary: 400; a body over
  *   `ACTION_BODY_LIMIT_BYTES` by Content-Length or, chunked, as it streams in: 413; a body that is
  *   not valid multipart: 400; an unknown or stale action id: 404; arguments React cannot decode: 400.
  * Reads at most `ACTION_BODY_LIMIT_BYTES` of the body (from the copy Next.js hands the proxy).
  * @param request the request as the proxy sees it
- * @param actionIds the build's server-action ids, or null when unknown (then ids are not checked)
+ * @param build the build's action ids and API routes (when unknown, ids are not checked and every
+ *   /api path is let through)
  * @returns the refusal, or null to let Next.js answer
  */
-export async function guardRequest(
-  request: Request,
-  actionIds: ReadonlySet<string> | null,
-): Promise<Refusal | null> {
+export async function guardRequest(request: Request, build: BuildFacts): Promise<Refusal | null> {
   const url = new URL(request.url);
   if (Buffer.byteLength(url.pathname + url.search) > URL_LIMIT_BYTES)
     return { status: 414, reason: 'url-length' };
   if (url.pathname === REFUSAL_PAGES_PATH || url.pathname.startsWith(`${REFUSAL_PAGES_PATH}/`))
     return { status: 404, reason: 'refusal-page' };
-  if (READ_METHODS.has(request.method) || url.pathname.startsWith('/api/')) return null;
+  if (READ_METHODS.has(request.method)) return null;
+  if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
   if (request.method !== 'POST' || url.pathname !== FORM_PATH)
     return { status: 405, reason: 'method' };
 
@@ -55,6 +63,6 @@ export async function guardRequest(
   } catch {
     return { status: 400, reason: 'malformed-multipart' };
   }
-  if (!actionIds) return null;
-  return checkActionForm(form, request.headers.get('next-action'), actionIds);
+  if (!build.actionIds) return null;
+  return checkActionForm(form, request.headers.get('next-action'), build.actionIds);
 }
