@@ -39,8 +39,10 @@ function get(target: string, method = 'GET') {
       );
     });
     req.on('error', reject);
-    if (method !== 'GET') req.setHeader('content-type', 'multipart/form-data; boundary=x');
-    req.end(method === 'GET' ? undefined : '--x\r\n');
+    if (method === 'GET') return void req.end();
+    req.setHeader('content-type', 'multipart/form-data; boundary=x');
+    req.setHeader('content-length', '5');
+    req.end('--x\r\n');
   });
 }
 
