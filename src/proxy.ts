@@ -39,27 +39,23 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 /**
- * The refusal's status with its prerendered page (plain text when the build has none), never
- * cached, and one `warn` line with the reason (no stack trace, no URL: it may carry personal data).
+ * The refusal's status with its prerendered page, without scripts (plain text when the build has
+ * none), never cached, and one `warn` line with the reason (no stack trace, no URL: it may carry personal data).
  * A refused unknown action keeps Next.js's header, which its client router reads.
  */
 function refuse(request: NextRequest, { status, reason }: Refusal, https: boolean): NextResponse {
   log.warn({ event: 'request.refused', status, reason, method: request.method });
-  const page = refusalPage(status);
-  const response = new NextResponse(page?.html ?? `Error ${status}`, {
+  const html = refusalPage(status);
+  const response = new NextResponse(html ?? `Error ${status}`, {
     status,
     headers: {
-      'Content-Type': page ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
+      'Content-Type': html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
       'Cache-Control': 'no-store',
     },
   });
   if (status === 405) response.headers.set('Allow', 'GET, HEAD');
   if (reason === 'unknown-action') response.headers.set('x-nextjs-action-not-found', '1');
-  return withHeaders(
-    response,
-    contentSecurityPolicy({ scriptHashes: page?.scriptHashes ?? [], https }),
-    https,
-  );
+  return withHeaders(response, contentSecurityPolicy({ scriptHashes: [], https }), https);
 }
 
 /** The response for a path served from prerendered HTML, or `null` when there is none. */

@@ -1,23 +1,20 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
 import type { Refusal } from '@/lib/http/request-limits';
-import { prerenderedFile, prerenderedScriptHashes } from './prerendered-hashes';
-
-/** The prerendered page explaining a refusal: its HTML and the hashes of its inline scripts. */
-export type RefusalPage = { html: string; scriptHashes: string[] };
+import { withoutScripts } from './inline-scripts';
+import { prerenderedFile } from './prerendered-hashes';
 
 /**
- * The page in the site's layout for `status`, as `next build` prerendered it: the 404 page for
- * 404, `/request-error/<status>` (src/app/request-error) for the others.
- * @returns the page, or null when the build has none (e.g. under `next dev`)
+ * The HTML of the page in the site's layout for `status`, as `next build` prerendered it (the 404
+ * page for 404, `/request-error/<status>` from src/app/request-error for the others), without its
+ * scripts: it is served at the refused request's URL, where hydrating it would not match the path
+ * (breadcrumb, router state). Like every page without JavaScript, it reads fully and its links work.
+ * @returns the HTML, or null when the build has none (e.g. under `next dev`)
  */
-export function refusalPage(status: Refusal['status']): RefusalPage | null {
-  const pathname = status === 404 ? '/_not-found' : `/request-error/${status}`;
-  const file = prerenderedFile(pathname);
-  const scriptHashes = prerenderedScriptHashes(pathname);
-  if (!file || !scriptHashes) return null;
+export function refusalPage(status: Refusal['status']): string | null {
+  const file = prerenderedFile(status === 404 ? '/_not-found' : `/request-error/${status}`);
   try {
-    return { html: readFileSync(file, 'utf8'), scriptHashes };
+    return file && withoutScripts(readFileSync(file, 'utf8'));
   } catch {
     return null;
   }
