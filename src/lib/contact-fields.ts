@@ -43,7 +43,7 @@ export const contactLabels: Record<ContactField, string> = {
  * count and the check before Submit, src/app/contact-us) and by the server (src/lib/contact-schema.ts):
  * a value's length is the number of Unicode code points of the trimmed value, and a line break is
  * one character however it is sent (CR LF, as browsers post a textarea's line breaks, or LF, as
- * scripts read them). So "é", "😀" and the Devanagari "क" count 1 each, "क्षि" counts 4 (its code
+ * scripts read them). So a precomposed "é", "😀" and the Devanagari "क" count 1 each, "क्षि" counts 4 (its code
  * points), and a value of `n` characters is at most `2n` UTF-16 code units and `4n` bytes of UTF-8.
  * Code points rather than UTF-16 units so that scripts outside the Basic Multilingual Plane are not
  * held to half the limit.
