@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next';
 import createMDX from '@next/mdx';
+import { ACTION_BODY_LIMIT_KB } from './src/lib/http/request-limits';
 import { staticSecurityHeaders } from './src/lib/security/headers';
 
 const nextConfig: NextConfig = {
@@ -23,8 +24,14 @@ const nextConfig: NextConfig = {
   // gzip responses from `next start` (on by default; explicit because the budgets rely on it).
   compress: true,
   serverExternalPackages: ['@electric-sql/pglite', 'pino', 'prom-client'],
-  // An enquiry is at most ~6 KB of text; refuse larger server-action bodies early.
-  experimental: { serverActions: { bodySizeLimit: '64kb' } },
+  experimental: {
+    // An enquiry is at most ~26 KB of UTF-8; src/proxy.ts refuses larger server-action bodies with
+    // 413 before Next.js reads them (issue 15), and this stays as Next.js's own bound.
+    serverActions: { bodySizeLimit: `${ACTION_BODY_LIMIT_KB}kb` },
+    // The proxy gets a copy of each request body, buffered up to this size: above the action limit
+    // so that the proxy sees an oversized body as such, bounded so it costs little memory.
+    proxyClientMaxBodySize: '1mb',
+  },
   compiler: {
     // V8 compiles the start-up chunks on its streaming thread instead of on the main thread during
     // hydration (scripts/build/compile-hints.mjs; README, Performance).

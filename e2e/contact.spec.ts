@@ -52,7 +52,8 @@ test('shows one heading, the labelled fields and the contact details', async ({ 
     await expect(page.getByLabel(label)).toHaveAttribute('required', '');
   }
   await expect(page.getByLabel('Email')).toHaveAttribute('type', 'email');
-  await expect(page.getByLabel('First Name')).toHaveAttribute('maxlength', '100');
+  // 100 characters by the length rule (code points) are at most 200 UTF-16 units (issue 15).
+  await expect(page.getByLabel('First Name')).toHaveAttribute('maxlength', '200');
   const message = page.getByRole('textbox', { name: /^Message/ });
   expect(Number(await message.getAttribute('rows'))).toBeGreaterThanOrEqual(5);
   await expect(message).not.toHaveAttribute('required', '');

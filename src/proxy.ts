@@ -6,7 +6,12 @@ import {
   prerenderedScriptHashes,
 } from '@/lib/security/prerendered-hashes';
 import { productAlias } from '@/lib/security/product-alias';
+import { refusalPage } from '@/lib/security/refusal-page';
+import { isApiRoute, serverActionIds } from '@/lib/security/build-manifests';
 import { isHttps, STRICT_TRANSPORT_SECURITY } from '@/lib/security/transport';
+import type { Refusal } from '@/lib/http/request-limits';
+import { guardRequest } from '@/server/http/request-guard';
+import { log } from '@/server/log';
 
 /** A path with no route: Next.js answers it with the prerendered 404 page. */
 const NOT_FOUND_PATH = '/_not-found';
@@ -15,7 +20,9 @@ const NOT_FOUND_PATH = '/_not-found';
 const development = process.env.NODE_ENV === 'development';
 
 /**
- * Sets the Content-Security-Policy (and HSTS over HTTPS) on every response but hashed build files.
+ * Answers a request Next.js would fail on with 5xx, or that no route accepts, with 4xx and a page
+ * in the site's layout (`guardRequest`, issue 15); then sets the Content-Security-Policy (and
+ * HSTS over HTTPS) on every response but hashed build files.
  * - Prerendered pages stay static: their policy lists the SHA-256 of each inline script of the HTML
  *   that `next build` wrote (from the build's CSP manifest, `prerendered-hashes.ts`), so no nonce (which would force per-request rendering) is needed.
  *   Other spellings of a product URL are served from the prerendered page they show.
@@ -24,9 +31,31 @@ const development = process.env.NODE_ENV === 'development';
  *   it, plus the hashes of the static 404 page, which Next.js serves for unknown paths.
  * The other security headers are constant and set in next.config.ts.
  */
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   const https = isHttps(request);
+  const refusal = await guardRequest(request, { actionIds: serverActionIds(), isApiRoute });
+  if (refusal) return refuse(request, refusal, https);
   return (!development && servePrerendered(request, https)) || renderWithNonce(request, https);
+}
+
+/**
+ * The refusal's status with its prerendered page, without scripts (plain text when the build has
+ * none), never cached, and one `warn` line with the reason (no stack trace, no URL: it may carry personal data).
+ * A refused unknown action keeps Next.js's header, which its client router reads.
+ */
+function refuse(request: NextRequest, { status, reason }: Refusal, https: boolean): NextResponse {
+  log.warn({ event: 'request.refused', status, reason, method: request.method });
+  const html = refusalPage(status);
+  const response = new NextResponse(html ?? `Error ${status}`, {
+    status,
+    headers: {
+      'Content-Type': html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-store',
+    },
+  });
+  if (status === 405) response.headers.set('Allow', 'GET, HEAD');
+  if (reason === 'unknown-action') response.headers.set('x-nextjs-action-not-found', '1');
+  return withHeaders(response, contentSecurityPolicy({ scriptHashes: [], https }), https);
 }
 
 /** The response for a path served from prerendered HTML, or `null` when there is none. */

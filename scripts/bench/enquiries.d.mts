@@ -1,5 +1,9 @@
-/** Types of enquiries.mjs (used by tests/production/support/contact-form.ts). */
-export function parseForm(html: string): Array<{ name: string; value: string | null }>;
+/** A form input as a browser would submit it: hidden inputs carry their value, others null. */
+export type FormInput = { name: string; value: string | null };
+
+/** The inputs of the contact form in the HTML of /contact-us. @throws when there is no form */
+export function parseForm(html: string): FormInput[];
+
 export function measureEnquiries(
   baseUrl: string,
   options: { count: number; concurrency?: number },

@@ -4,7 +4,9 @@
  * (src/lib/contact-schema.ts builds the schema from them and re-exports them).
  */
 
-/** Maximum length of each field, in characters (UTF-16 code units, as `maxLength` counts). */
+/**
+ * Maximum length of each field, in characters as `fieldLength` counts them (the length rule below).
+ */
 export const contactLimits = {
   firstName: 100,
   lastName: 100,
@@ -35,6 +37,52 @@ export const contactLabels: Record<ContactField, string> = {
   subject: 'Subject',
   message: 'Message',
 };
+
+/**
+ * The one length rule of the contact form (issue 15), applied identically by the browser (live
+ * count and the check before Submit, src/app/contact-us) and by the server (src/lib/contact-schema.ts):
+ * a value's length is the number of Unicode code points of the trimmed value, and a line break is
+ * one character however it is sent (CR LF, as browsers post a textarea's line breaks, or LF, as
+ * scripts read them). So a precomposed "é", "😀" and the Devanagari "क" count 1 each, "क्षि" counts 4 (its code
+ * points), and a value of `n` characters is at most `2n` UTF-16 code units and `4n` bytes of UTF-8.
+ * Code points rather than UTF-16 units so that scripts outside the Basic Multilingual Plane are not
+ * held to half the limit.
+ * @param value the field's value as typed or as posted
+ * @returns its length in characters (code points)
+ */
+export function fieldLength(value: string): number {
+  return Array.from(value.trim().replace(/\r\n/g, '\n')).length;
+}
+
+/**
+ * The `maxLength` attribute of a field: the most UTF-16 code units a value within `contactLimits`
+ * can have (2 per character). The browser stops pasting and typing there; between the limit and
+ * this cap the live count and the check before Submit apply the rule above.
+ */
+export function inputMaxLength(field: ContactField): number {
+  return 2 * contactLimits[field];
+}
+
+/** The message of a field longer than its limit, shown by the browser and by the server alike. */
+export function tooLongMessage(field: ContactField): string {
+  return `${contactLabels[field]} must be at most ${contactLimits[field]} characters.`;
+}
+
+/**
+ * The fields of `values` longer than their limit by `fieldLength`, each with `tooLongMessage`.
+ * @param values what the visitor typed (missing fields count as empty)
+ * @returns field -> message, empty when every field is within its limit
+ */
+export function overLimitFields(
+  values: Partial<Record<ContactField, string>>,
+): Partial<Record<ContactField, string>> {
+  const errors: Partial<Record<ContactField, string>> = {};
+  for (const field of contactFields) {
+    if (fieldLength(values[field] ?? '') > contactLimits[field])
+      errors[field] = tooLongMessage(field);
+  }
+  return errors;
+}
 
 /**
  * Names of the form's hidden fields: the signed token and the honeypot bots fill in. The

@@ -1,7 +1,20 @@
 import { z } from 'zod';
-import { contactFields, contactLabels, contactLimits, type ContactField } from './contact-fields';
+import {
+  contactFields,
+  contactLabels,
+  contactLimits,
+  fieldLength,
+  tooLongMessage,
+  type ContactField,
+} from './contact-fields';
 
-export { contactFields, contactLabels, contactLimits, formTokenField, honeypotField } from './contact-fields';
+export {
+  contactFields,
+  contactLabels,
+  contactLimits,
+  formTokenField,
+  honeypotField,
+} from './contact-fields';
 export type { ContactField } from './contact-fields';
 
 // No run-time code generation: zod otherwise probes `new Function('')` in the browser, which the
@@ -13,7 +26,8 @@ z.config({ jitless: true });
  * (validation before anything is stored). Client-safe: imports nothing but zod.
  *
  * Rules (issue 3): every value trimmed; First Name, Last Name, Email, Organization and Subject
- * required (spec §5), Message optional; maximum lengths below; e-mail format checked; CR, LF and
+ * required (spec §5), Message optional; maximum lengths by the one length rule of
+ * src/lib/contact-fields.ts (`fieldLength`, issue 15); e-mail format checked; CR, LF and
  * other control characters refused in single-line fields (they would let a value inject e-mail
  * headers).
  */
@@ -23,14 +37,21 @@ const controlCharacters = /[\p{Cc}\u2028\u2029]/u;
 /** Line breaks and tabs, allowed in the message only. */
 const lineBreaksAndTabs = /[\t\n\r]/g;
 
+/** A check that a (trimmed) value is within `field`'s limit by the length rule. */
+const withinLimit = (field: ContactField) => (value: string) =>
+  fieldLength(value) <= contactLimits[field];
+
 function singleLine(field: Exclude<ContactField, 'message' | 'email'>, required: string) {
   const label = contactLabels[field];
   return z
     .string(required)
     .trim()
     .min(1, required)
-    .max(contactLimits[field], `${label} must be at most ${contactLimits[field]} characters.`)
-    .refine((value) => !controlCharacters.test(value), `${label} must be on one line, without control characters.`);
+    .refine(withinLimit(field), tooLongMessage(field))
+    .refine(
+      (value) => !controlCharacters.test(value),
+      `${label} must be on one line, without control characters.`,
+    );
 }
 
 /** Validates and normalises one enquiry. Parse with `safeParse`; never throws on bad input. */
@@ -41,14 +62,14 @@ export const contactSchema = z.object({
     .string('Enter your e-mail address.')
     .trim()
     .min(1, 'Enter your e-mail address.')
-    .max(contactLimits.email, `Email must be at most ${contactLimits.email} characters.`)
+    .refine(withinLimit('email'), tooLongMessage('email'))
     .pipe(z.email('Enter a valid e-mail address, like name@hospital.org.')),
   organization: singleLine('organization', 'Enter your organization.'),
   subject: singleLine('subject', 'Enter a subject.'),
   message: z
     .string()
     .trim()
-    .max(contactLimits.message, `Message must be at most ${contactLimits.message} characters.`)
+    .refine(withinLimit('message'), tooLongMessage('message'))
     .refine(
       (value) => !controlCharacters.test(value.replace(lineBreaksAndTabs, '')),
       'Message must not contain control characters.',
@@ -70,7 +91,8 @@ export function fieldErrors(error: z.ZodError): ContactErrors {
   const errors: ContactErrors = {};
   for (const issue of error.issues) {
     const field = issue.path[0];
-    if (typeof field === 'string' && isContactField(field) && !errors[field]) errors[field] = issue.message;
+    if (typeof field === 'string' && isContactField(field) && !errors[field])
+      errors[field] = issue.message;
   }
   return errors;
 }
@@ -88,5 +110,11 @@ function isContactField(name: string): name is ContactField {
  */
 export type ContactFormState =
   | { status: 'idle' }
-  | { status: 'invalid'; message: string; errors: ContactErrors; values: ContactValues; token?: string }
+  | {
+      status: 'invalid';
+      message: string;
+      errors: ContactErrors;
+      values: ContactValues;
+      token?: string;
+    }
   | { status: 'accepted'; message: string; reference: string };

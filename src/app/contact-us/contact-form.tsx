@@ -2,17 +2,25 @@
 
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
-import { useActionState, useEffect, useRef, useState, type MouseEvent } from 'react';
+import {
+  useActionState,
+  useEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type MouseEvent,
+} from 'react';
 import { CtaButton } from '@/components/ui/cta';
 import {
   contactFields,
   demoRequestField,
   formTokenField,
   honeypotField,
+  overLimitFields,
   sourcePageField,
   type ContactField,
 } from '@/lib/contact-fields';
-import type { ContactFormState } from '@/lib/contact-schema';
+import type { ContactErrors, ContactFormState } from '@/lib/contact-schema';
 import type { EnquiryContext } from '@/lib/enquiry-context';
 import { sendEnquiry } from './actions';
 import { proofPending, waitForProof } from './await-proof';
@@ -28,6 +36,9 @@ const AltchaProof = dynamic(() => import('./altcha-proof').then((module) => modu
 
 /** How long a submit waits for the widget to finish its proof before posting anyway (ms). */
 const PROOF_WAIT_MS = 15_000;
+/** Shown when the browser refuses to send a field over its limit (issue 15). */
+const tooLongMessage =
+  'Please shorten the fields marked below. Nothing was sent: what you typed is still in the form.';
 
 type ContactFormProps = {
   /** Signed form token from the server; null when the form cannot be sent right now. */
@@ -46,6 +57,8 @@ type ContactFormProps = {
  * without a reload. After an error, every typed value is shown again, each field shows its
  * message and the first invalid field takes focus; after success a confirmation with the
  * reference replaces the form. A `role="status"` region announces either outcome.
+ * With JavaScript, a field over its limit by the one length rule (src/lib/contact-fields.ts) is
+ * refused before anything is sent, with the message the server would give, and what was typed stays.
  */
 export function ContactForm({ token, defaultSubject, retentionDays, context }: ContactFormProps) {
   const [state, formAction, actionPending] = useActionState(sendEnquiry, initialState);
@@ -54,7 +67,9 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
   const formRef = useRef<HTMLFormElement>(null);
   const confirmationRef = useRef<HTMLHeadingElement>(null);
 
-  const errors = state.status === 'invalid' ? state.errors : {};
+  const [tooLong, setTooLong] = useState<ContactErrors | null>(null);
+
+  const errors = tooLong ?? (state.status === 'invalid' ? state.errors : {});
   const firstInvalid = contactFields.find((field) => errors[field]);
   const currentToken = (state.status === 'invalid' && state.token) || token;
 
@@ -67,7 +82,19 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
     // Centre it rather than let focus scroll it under the sticky header.
     target.focus({ preventScroll: true });
     target.scrollIntoView({ block: 'center' });
-  }, [state, firstInvalid]);
+  }, [state, tooLong, firstInvalid]);
+
+  /** Refuses to send when a field is over its limit (a valid form is far below the body limit). */
+  const checkLengths = (event: FormEvent<HTMLFormElement>) => {
+    const data = new FormData(event.currentTarget);
+    const values = Object.fromEntries(
+      contactFields.map((name) => [name, String(data.get(name) ?? '')]),
+    );
+    const over = overLimitFields(values);
+    const refused = Object.keys(over).length > 0;
+    if (refused) event.preventDefault();
+    setTooLong(refused ? over : null);
+  };
 
   /**
    * A fast visitor (autofill) may press Submit while the widget still loads or solves its
@@ -99,14 +126,14 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
       <p
         role="status"
         className={
-          state.status === 'invalid'
+          tooLong || state.status === 'invalid'
             ? 'mb-2 rounded border border-red-700 bg-red-50 px-2 py-1.5 font-medium text-red-800'
             : 'sr-only'
         }
       >
         {state.status === 'accepted' &&
           `${state.message} Your reference number is ${state.reference}.`}
-        {state.status === 'invalid' && state.message}
+        {tooLong ? tooLongMessage : state.status === 'invalid' && state.message}
       </p>
 
       {state.status === 'accepted' ? (
@@ -115,6 +142,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
         <form
           ref={formRef}
           action={formAction}
+          onSubmit={checkLengths}
           className="relative grid gap-2"
           aria-describedby="contact-required-note"
         >

@@ -1,5 +1,14 @@
+'use client';
+
 import { clsx } from 'clsx';
-import { contactLabels, contactLimits, type ContactField } from '@/lib/contact-fields';
+import { useState } from 'react';
+import {
+  contactLabels,
+  contactLimits,
+  fieldLength,
+  inputMaxLength,
+  type ContactField,
+} from '@/lib/contact-fields';
 
 /** Shared look of inputs and the textarea: AA borders, visible focus, red when invalid. */
 const controlClass =
@@ -14,25 +23,41 @@ type FormFieldProps = {
   /** Focus on load (the first invalid field after a submission without JavaScript). */
   autoFocus?: boolean;
   className?: string;
-} & ({ multiline?: false; type?: 'text' | 'email'; autoComplete?: string } | { multiline: true; rows: number });
+} & (
+  | { multiline?: false; type?: 'text' | 'email'; autoComplete?: string }
+  | { multiline: true; rows: number }
+);
+
+/** Share of a field's limit from which its live character count shows (issue 15). */
+const COUNT_FROM = 0.8;
 
 /**
- * One labelled form control: visible label (required ones marked with *), `maxLength` from the
- * shared schema, and its error linked by `aria-describedby` and flagged with `aria-invalid`.
+ * One labelled form control: visible label (required ones marked with *), `maxLength` as the
+ * length rule allows (`inputMaxLength`), and its error linked by `aria-describedby` and flagged with
+ * `aria-invalid`. From 80% of the field's limit a live count in characters by the one length rule
+ * (`fieldLength`, src/lib/contact-fields.ts) shows, in red when over: `maxLength` counts UTF-16
+ * units, so the browser cannot enforce a limit in code points by itself.
  */
 export function FormField(props: FormFieldProps) {
   const { name, defaultValue, error, required = false, autoFocus, className } = props;
+  const [length, setLength] = useState(() => fieldLength(defaultValue));
   const id = `contact-${name}`;
   const errorId = `${id}-error`;
+  const countId = `${id}-count`;
+  const limit = contactLimits[name];
+  const showCount = length >= COUNT_FROM * limit;
+  const describedBy = [error && errorId, showCount && countId].filter(Boolean).join(' ');
   const shared = {
     id,
     name,
     defaultValue,
     required,
     autoFocus,
-    maxLength: contactLimits[name],
+    maxLength: inputMaxLength(name),
+    onInput: (event: React.FormEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setLength(fieldLength(event.currentTarget.value)),
     'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? errorId : undefined,
+    'aria-describedby': describedBy || undefined,
     className: controlClass,
   };
   return (
@@ -48,9 +73,27 @@ export function FormField(props: FormFieldProps) {
         )}
       </label>
       {props.multiline ? (
-        <textarea {...shared} rows={props.rows} className={clsx(controlClass, 'min-h-20 resize-y')} />
+        <textarea
+          {...shared}
+          rows={props.rows}
+          className={clsx(controlClass, 'min-h-20 resize-y')}
+        />
       ) : (
         <input {...shared} type={props.type ?? 'text'} autoComplete={props.autoComplete} />
+      )}
+      {showCount && (
+        <p
+          id={countId}
+          aria-live="polite"
+          className={clsx(
+            'mt-0.5 text-sm',
+            length > limit ? 'font-medium text-red-700' : 'text-muted',
+          )}
+        >
+          {length > limit
+            ? `${length} of ${limit} characters: ${length - limit} too many`
+            : `${length} of ${limit} characters`}
+        </p>
       )}
       {error && (
         <p id={errorId} className="mt-0.5 text-sm font-medium text-red-700">

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { inlineScriptHashes, scriptHash } from './inline-scripts';
+import { inlineScriptHashes, scriptHash, withoutScripts } from './inline-scripts';
 
 const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -40,5 +40,17 @@ describe('inlineScriptHashes', () => {
 
   it('returns nothing for a page without scripts', () => {
     expect(inlineScriptHashes('<p>script</p>')).toEqual([]);
+  });
+});
+
+describe('withoutScripts', () => {
+  it('removes inline and external scripts and script preloads, and keeps the rest', () => {
+    const html =
+      '<head><link rel="preload" as="script" href="/a.js"/><link rel="stylesheet" href="/s.css"/>' +
+      '<script src="/b.js" async=""></script></head><body><p>Text</p><script>self.x=1</script>' +
+      '<script type="application/ld+json">{}</script></body>';
+    expect(withoutScripts(html)).toBe(
+      '<head><link rel="stylesheet" href="/s.css"/></head><body><p>Text</p></body>',
+    );
   });
 });

@@ -25,6 +25,14 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
+/**
+ * `html` without its scripts (inline or not) and script preloads: a page that shows as it was
+ * prerendered and never hydrates (issue 15: the refusal pages, served at another URL than theirs).
+ */
+export function withoutScripts(html: string): string {
+  return html.replace(SCRIPT, '').replace(/<link\b[^>]*\bas="script"[^>]*>/gi, '');
+}
+
 /** The CSP hash source of one script's text: `'sha256-<base64 of SHA-256 of its UTF-8 bytes>'`. */
 export function scriptHash(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;

@@ -50,6 +50,16 @@ export async function loadForm(
 }
 
 /**
+ * The multipart body a browser without JavaScript posts for `form`: each input with its value from
+ * `values` (by name; hidden inputs keep their own unless `values` overrides them), '' for the rest.
+ */
+export function formBody(form: LoadedForm, values: Partial<Record<string, string>>): FormData {
+  const body = new FormData();
+  for (const { name, value } of form.fields) body.append(name, values[name] ?? value ?? '');
+  return body;
+}
+
+/**
  * Posts a loaded form with `values` (as React's server action, without a browser), once its token
  * is old enough. Never throws for a refusal: `accepted` is false and `status`/`html` say why.
  * @throws on network errors (e.g. the connection was cut).
@@ -63,9 +73,7 @@ export async function submitForm(
 ): Promise<EnquiryResult> {
   const wait = form.loadedAt + TOKEN_MIN_AGE_MS - Date.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  const body = new FormData();
-  for (const { name, value } of form.fields)
-    body.append(name, value ?? values[name as keyof EnquiryValues] ?? '');
+  const body = formBody(form, values);
   // A Response serialises the multipart body and gives its boundary, as a browser would send it.
   const encoded = new Response(body);
   const response = await httpRequest(`${baseUrl}/contact-us`, {

@@ -1,0 +1,68 @@
+import 'server-only';
+import { ACTION_BODY_LIMIT_BYTES, URL_LIMIT_BYTES, type Refusal } from '@/lib/http/request-limits';
+import { checkActionForm } from '@/lib/security/action-form';
+import { readBytesWithin } from './read-body';
+
+/** The one page that accepts a POST: the contact form's server action (issue 3). */
+export const FORM_PATH = '/contact-us';
+
+/** Where the pages explaining a refusal are prerendered (src/app/request-error); not public. */
+export const REFUSAL_PAGES_PATH = '/request-error';
+
+/** Methods every page answers; route handlers under /api answer their own methods. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** What the guard knows of the build, from its manifests (null: unknown, e.g. under `next dev`). */
+export type BuildFacts = {
+  /** The ids of the server actions. */
+  actionIds: ReadonlySet<string> | null;
+  /** Whether a path is served by a route handler under /api. */
+  isApiRoute: (pathname: string) => boolean | null;
+};
+
+/**
+ * Decides, before Next.js reads the request, whether it is one Next.js would answer with 5xx or
+ * that no route of this site accepts (issue 15):
+ * - a request target over `URL_LIMIT_BYTES`: 414;
+ * - a method other than GET, HEAD, OPTIONS on anything but the contact form and the route
+ *   handlers under /api (unknown /api paths included, which Next.js would try as an action): 405
+ *   (the paths of the refusal pages themselves: 404);
+ * - a POST to the contact form: not `multipart/form-data` with a boundary: 400; a body over
+ *   `ACTION_BODY_LIMIT_BYTES` by Content-Length or, chunked, as it streams in: 413; a body that is
+ *   not valid multipart: 400; an unknown or stale action id: 404; arguments React cannot decode: 400.
+ * Reads at most `ACTION_BODY_LIMIT_BYTES` of the body (from the copy Next.js hands the proxy).
+ * @param request the request as the proxy sees it
+ * @param build the build's action ids and API routes (when unknown, ids are not checked and every
+ *   /api path is let through)
+ * @returns the refusal, or null to let Next.js answer
+ */
+export async function guardRequest(request: Request, build: BuildFacts): Promise<Refusal | null> {
+  const url = new URL(request.url);
+  if (Buffer.byteLength(url.pathname + url.search) > URL_LIMIT_BYTES)
+    return { status: 414, reason: 'url-length' };
+  if (url.pathname === REFUSAL_PAGES_PATH || url.pathname.startsWith(`${REFUSAL_PAGES_PATH}/`))
+    return { status: 404, reason: 'refusal-page' };
+  if (READ_METHODS.has(request.method)) return null;
+  if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
+  if (request.method !== 'POST' || url.pathname !== FORM_PATH)
+    return { status: 405, reason: 'method' };
+
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;(.*;)?\s*boundary=[^;]/i.test(contentType))
+    return { status: 400, reason: 'content-type' };
+  const body = await readBytesWithin(request, ACTION_BODY_LIMIT_BYTES);
+  if (!body) return { status: 413, reason: 'body-size' };
+  let form: FormData;
+  try {
+    // The parser Next.js itself uses for a form posted without JavaScript.
+    form = await new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body,
+    }).formData();
+  } catch {
+    return { status: 400, reason: 'malformed-multipart' };
+  }
+  if (!build.actionIds) return null;
+  return checkActionForm(form, request.headers.get('next-action'), build.actionIds);
+}
