@@ -2,17 +2,19 @@
 //  - Lighthouse (mobile: simulated slow 4G, 4x CPU) three times per route -> medians vs budgets,
 //    beside an empty Next.js page built and measured the same way (the framework's floor), both
 //    over HTTPS and HTTP/2 through a TLS edge in front of `next start`, as visitors reach them;
-//  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate;
-//  - the security headers' Mozilla HTTP Observatory score, as served behind a TLS proxy.
+//  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate.
 // Writes bench-results/latest.json; exits 1 when a budget is missed.
 // Options: --skip-build (reuse .next-bench), --runs N, --only /path[,/path], --no-empty, --no-load,
-// --direct (Lighthouse over plain HTTP/1.1 to `next start`, without the TLS edge).
+// --direct (Lighthouse over plain HTTP/1.1 to `next start`, without the TLS edge),
+// --compile-hints-ab (Lighthouse on AB_ROUTES with and without the V8 compile hints, same build).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { addCompileHints, removeCompileHints } from './build/compile-hints.mjs';
 import {
+  AB_ROUTES,
   BUDGETS,
   EDGE_PORT,
   EMPTY_EDGE_PORT,
@@ -29,7 +31,6 @@ import { measureEdgeThroughput } from './bench/edge-throughput.mjs';
 import { measureEnquiries } from './bench/enquiries.mjs';
 import { measureLoad } from './bench/http-load.mjs';
 import { lighthouseMedian } from './bench/lighthouse.mjs';
-import { observatoryScore } from './bench/observatory.mjs';
 import {
   budgetMisses,
   fmt,
@@ -49,6 +50,7 @@ const { values: options } = parseArgs({
     'no-empty': { type: 'boolean', default: false },
     'no-load': { type: 'boolean', default: false },
     direct: { type: 'boolean', default: false },
+    'compile-hints-ab': { type: 'boolean', default: false },
   },
 });
 const runs = Math.max(1, Number(options.runs));
@@ -95,12 +97,8 @@ async function measureEmptyPage() {
   }
 }
 
-async function measureSite() {
-  const env = { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
-  if (!options['skip-build']) {
-    section(`Building the site into ${distDir}`);
-    buildNext(repo, env);
-  }
+/** Starts the site built in `distDir` (and its edge); `stop` stops both. */
+async function startSite(env) {
   const server = await startNext(repo, PORT, {
     ...env,
     DATA_DIR: dataDir,
@@ -109,27 +107,33 @@ async function measureSite() {
     LOG_LEVEL: 'warn',
   });
   const edge = await front(server, EDGE_PORT);
-  try {
-    section('Security headers (Mozilla HTTP Observatory rules, as served behind a TLS proxy)');
-    const response = await fetch(`${server.url}/`, { headers: { 'x-forwarded-proto': 'https' } });
-    results.observatory = observatoryScore(response.headers, await response.text(), {
-      https: true,
-      origin: server.url,
-    });
-    for (const t of results.observatory.tests)
-      console.log(`${String(t.modifier).padStart(4)}  ${t.test}: ${t.result}`);
-    console.log(`score ${results.observatory.score} (${results.observatory.grade})`);
+  return {
+    server,
+    edge,
+    async stop() {
+      await edge.stop();
+      await server.stop();
+    },
+  };
+}
 
+async function measureSite() {
+  const env = { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
+  if (!options['skip-build']) {
+    section(`Building the site into ${distDir}`);
+    buildNext(repo, env);
+  }
+  const { server, edge, stop } = await startSite(env);
+  try {
     section(`Lighthouse, mobile, ${runs} run(s) per route (medians), ${results.transport}`);
     results.lighthouse = [];
     for (const route of routes) {
       const m = await lighthouseMedian(`${edge.url}${route}`, runs);
       results.lighthouse.push({ route, ...m });
       console.log(
-        `${route}: perf ${fmt(m.performance, 2)}, LCP ${fmt(m.lcpMs)} ms, TBT ${fmt(m.tbtMs)} ms${m.busyStarts ? `, ${m.busyStarts} run(s) started on a busy CPU` : ''}${m.errors.length ? `, errors: ${m.errors.join('; ')}` : ''}`,
+        `${route}: perf ${fmt(m.performance, 2)}, LCP ${fmt(m.lcpMs)} ms, TBT ${fmt(m.tbtMs)} ms${m.errors.length ? `, errors: ${m.errors.join('; ')}` : ''}`,
       );
     }
-
     if (!options['no-load']) {
       section(
         `HTML throughput and latency (autocannon, ${LOAD_SECONDS} s each, 10 connections, loopback)`,
@@ -178,10 +182,43 @@ async function measureSite() {
       if (Object.keys(e.refused).length) console.log('refused:', e.refused);
     }
   } finally {
-    await edge.stop();
-    await server.stop();
+    await stop();
   }
+  if (options['compile-hints-ab']) await compileHintsAB(env);
 }
+
+/**
+ * Lighthouse on AB_ROUTES with the build's compile hints, then with them taken out of the same
+ * build (put back afterwards): TBT and LCP medians side by side (docs/performance.md).
+ */
+async function compileHintsAB(env) {
+  section(`Compile hints A/B on one build, ${runs} run(s) per route and side`);
+  const build = path.join(repo, distDir);
+  results.compileHintsAB = [];
+  const sides = {};
+  try {
+    for (const side of ['with', 'without']) {
+      if (side === 'without') await removeCompileHints(build);
+      const site = await startSite(env);
+      try {
+        for (const route of AB_ROUTES) sides[`${side} ${route}`] = await lighthouseMedian(`${site.edge.url}${route}`, runs);
+      } finally {
+        await site.stop();
+      }
+    }
+  } finally {
+    await addCompileHints(build);
+  }
+  for (const route of AB_ROUTES) {
+    const [on, off] = [sides[`with ${route}`], sides[`without ${route}`]];
+    results.compileHintsAB.push({ route, with: on, without: off });
+  }
+  printTable(
+    ['route', 'TBT with', 'TBT without', 'LCP with', 'LCP without'],
+    results.compileHintsAB.map((r) => [r.route, fmt(r.with.tbtMs), fmt(r.without.tbtMs), fmt(r.with.lcpMs), fmt(r.without.lcpMs)]),
+  )
+}
+
 
 let failed = false;
 try {
@@ -209,8 +246,6 @@ try {
     if (m.failedAudits.length)
       console.log(`${m.route}: failed audits ${m.failedAudits.join(', ')}`);
   }
-  if (!(results.observatory?.score >= BUDGETS.observatory))
-    results.misses.headers = [`Observatory score ${results.observatory?.score}`];
   if (results.enquiries && results.enquiries.accepted !== results.enquiries.posted) {
     results.misses.enquiries = [
       `${results.enquiries.posted - results.enquiries.accepted} enquiries refused`,

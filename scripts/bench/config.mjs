@@ -31,9 +31,10 @@ export const BUDGETS = {
   pageWeightKiB: 500,
   /** First-load JavaScript may exceed an empty Next.js page's by at most this (compressed). */
   jsOverFloorKiB: 60,
-  /** Mozilla HTTP Observatory score (A+ from 100). */
-  observatory: 100,
 };
+
+/** Routes of the compile-hint A/B (`--compile-hints-ab`): Home, a module tab, the form. */
+export const AB_ROUTES = ['/', '/products/4', '/contact-us'];
 
 export const PORT = Number(process.env.BENCH_PORT ?? 3130);
 export const EMPTY_PORT = PORT + 1;

@@ -2,7 +2,6 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROME_FLAGS, CHROME_PATH, LIGHTHOUSE_TIMEOUT_MS } from './config.mjs';
-import { waitForQuietCpu } from './quiet-cpu.mjs';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 
@@ -87,18 +86,14 @@ export function median(values) {
 }
 
 /**
- * `runs` Lighthouse runs of `url`, one after the other, each started once the CPUs are quiet (at
- * least 90% idle over 1 s, waiting 30 s at most); the median of each value, the failed audits of
- * any run, the errors of runs that did not complete (retried), and how many runs started on a busy
- * machine (`busyStarts`).
+ * `runs` Lighthouse runs of `url`, one after the other: the median of each value, the failed audits
+ * of any run, and the errors of runs that did not complete (retried).
  */
 export async function lighthouseMedian(url, runs) {
   const results = [];
   const errors = [];
-  let busyStarts = 0;
   // A run that fails (Chromium occasionally loses the trace: NO_NAVSTART) is retried, twice at most.
   for (let attempt = 0; results.length < runs && attempt < runs + 2; attempt += 1) {
-    if (!(await waitForQuietCpu()).quiet) busyStarts += 1;
     try {
       results.push(await lighthouseRun(url));
     } catch (error) {
@@ -117,6 +112,5 @@ export async function lighthouseMedian(url, runs) {
     ...medians,
     failedAudits: [...new Set(results.flatMap((r) => r.failedAudits))],
     errors,
-    busyStarts,
   };
 }

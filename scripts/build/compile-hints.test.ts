@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMPILE_HINT, addCompileHints } from './compile-hints.mjs';
+import { COMPILE_HINT, addCompileHints, removeCompileHints } from './compile-hints.mjs';
 
 /** A build output folder shaped like Next.js 16's: two manifests and five chunks. */
 async function fakeBuild(distDir: string) {
@@ -61,9 +61,26 @@ describe('addCompileHints', () => {
     expect(await chunk(distDir, 'layout')).toBe(`${COMPILE_HINT}self.layout=1;`);
   });
 
+  it('removes exactly the hints it added (the bench A/B)', async () => {
+    await fakeBuild(distDir);
+    await addCompileHints(distDir);
+    expect(await removeCompileHints(distDir)).toHaveLength(4);
+    expect(await chunk(distDir, 'framework')).toBe('self.framework=1;');
+    expect(await removeCompileHints(distDir)).toEqual([]);
+  });
+
   it('fails loudly when the build has no manifest', async () => {
     await expect(addCompileHints(distDir)).rejects.toThrow(/build-manifest\.json/);
     await writeFile(path.join(distDir, 'build-manifest.json'), '{"rootMainFiles":[]}');
-    await expect(addCompileHints(distDir)).rejects.toThrow(/no rootMainFiles/);
+    await expect(addCompileHints(distDir)).rejects.toThrow(/changed shape.*no rootMainFiles/);
+  });
+
+  it('fails loudly, never skips, when the client reference manifests change shape', async () => {
+    await fakeBuild(distDir);
+    const manifest = path.join(distDir, 'server', 'app', 'contact-us', 'page_client-reference-manifest.js');
+    await writeFile(manifest, 'globalThis.__RSC_MANIFEST = { "/contact-us/page": { clientModules: {} } };');
+    await expect(addCompileHints(distDir)).rejects.toThrow(/changed shape.*entryJSFiles/);
+    await rm(manifest);
+    await expect(addCompileHints(distDir)).rejects.toThrow(/changed shape.*client-reference-manifest/);
   });
 });
