@@ -4,10 +4,10 @@ import {
   hasPrerenderedOutput,
   notFoundScriptHashes,
   prerenderedScriptHashes,
-} from '@/lib/security/prerendered-hashes';
+} from '@/server/security/prerendered-hashes';
 import { productAlias } from '@/lib/security/product-alias';
-import { refusalPage } from '@/lib/security/refusal-page';
-import { isApiRoute, serverActionIds } from '@/lib/security/build-manifests';
+import { refusalPage } from '@/server/security/refusal-page';
+import { isApiRoute, serverActionIds } from '@/server/security/build-manifests';
 import { isHttps, STRICT_TRANSPORT_SECURITY } from '@/lib/security/transport';
 import type { Refusal } from '@/lib/http/request-limits';
 import { guardRequest } from '@/server/http/request-guard';

@@ -1,8 +1,8 @@
 import { home } from '@/content/home';
 import { site } from '@/content/site';
-import { renderShareImage, shareImageAlt, type ShareImageText } from '@/lib/seo/share-image';
+import { renderShareImage, shareImageAlt, type ShareImageText } from '@/server/seo/share-image';
 
-export { size, contentType } from '@/lib/seo/share-image';
+export { size, contentType } from '@/server/seo/share-image';
 
 const text: ShareImageText = {
   eyebrow: site.product,

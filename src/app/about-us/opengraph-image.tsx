@@ -1,6 +1,6 @@
-import { pageShareText, renderShareImage, shareImageAlt } from '@/lib/seo/share-image';
+import { pageShareText, renderShareImage, shareImageAlt } from '@/server/seo/share-image';
 
-export { size, contentType } from '@/lib/seo/share-image';
+export { size, contentType } from '@/server/seo/share-image';
 
 const text = pageShareText('/about-us');
 

@@ -8,7 +8,7 @@ import {
   renderShareImage,
   shareImageAlt,
   size,
-} from '@/lib/seo/share-image';
+} from '@/server/seo/share-image';
 
 type Props = { params: Promise<{ id: string }> };
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCspManifest, manifestKey } from './csp-manifest';
-import { scriptHash } from './inline-scripts';
+import { scriptHash } from '@/lib/security/inline-scripts';
 
 let dist: string;
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Refusal } from '@/lib/http/request-limits';
 import { distDir } from '@/lib/server-root';
-import { withoutScripts } from './inline-scripts';
+import { withoutScripts } from '@/lib/security/inline-scripts';
 
 const pages = new Map<Refusal['status'], string | null>();
 

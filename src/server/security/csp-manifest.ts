@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inlineScriptHashes } from './inline-scripts';
+import { inlineScriptHashes } from '@/lib/security/inline-scripts';
 
 /** Name of the manifest in the build folder (written by scripts/build/after-build.mts). */
 export const CSP_MANIFEST_FILE = 'csp-manifest.json';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CSP_MANIFEST_FILE, createCspManifest } from './csp-manifest';
-import { scriptHash } from './inline-scripts';
+import { scriptHash } from '@/lib/security/inline-scripts';
 import {
   hasPrerenderedOutput,
   notFoundScriptHashes,
