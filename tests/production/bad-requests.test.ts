@@ -2,7 +2,14 @@ import { chromium } from '@playwright/test';
 import fc from 'fast-check';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactFields, contactLimits, fieldLength, type ContactField } from '@/lib/contact-fields';
+import {
+  contactFields,
+  contactLimits,
+  fieldLength,
+  formTokenField,
+  honeypotField,
+  type ContactField,
+} from '@/lib/contact-fields';
 import { contactSchema } from '@/lib/contact-schema';
 import { ACTION_BODY_LIMIT_BYTES } from '@/lib/http/request-limits';
 import { issueFormToken } from '@/server/contact/token';
@@ -94,7 +101,7 @@ describe.skipIf(!postgres)('bad requests to the contact form (fuzz, PostgreSQL)'
     });
     console.log(
       `contact-form fuzz (seed ${SEED}, ${RUNS} runs): answers by kind and status\n${histogram}\n` +
-        `stored rows: ${rows.length}, invalid stored: ${invalid.length}`,
+        `stored rows: ${rows.length} (${rows.filter((row) => row.verdict === 'spam').length} quarantined), invalid stored: ${invalid.length}`,
     );
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBe(await stored());
@@ -250,7 +257,11 @@ const mpaBody = (values: Record<string, string>) =>
 /** The form's body as React posts it with JavaScript (`Next-Action` header, arguments in `0`). */
 function fetchBody(values: Record<string, string>, args = '[{"status":"idle"},"$K1"]'): FormData {
   const body = new FormData();
-  for (const [name, value] of Object.entries({ ...values, formToken: token(), website: '' }))
+  for (const [name, value] of Object.entries({
+    ...values,
+    [formTokenField]: token(),
+    [honeypotField]: '',
+  }))
     body.append(`1_${name}`, value);
   body.append('0', args);
   return body;

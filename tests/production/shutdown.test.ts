@@ -99,12 +99,12 @@ for (const backend of backends) {
           };
           const list = await timed('list');
           expect(list.stdout.trim().split('\n')).toHaveLength(ENQUIRIES);
-          expect(list.stdout).toContain('\tsent');
+          expect(list.stdout).toContain('\temail sent');
           const csv = (await timed('export', '--format', 'csv')).stdout;
           expect(csv.split('\r\n').filter(Boolean)).toHaveLength(ENQUIRIES + 1);
           expect((await timed('retry')).stdout).toContain('Re-queued 0 failed notifications.');
           expect((await timed('purge')).stdout).toContain(
-            'Deleted 0 enquiries older than 365 days.',
+            'Deleted 0 enquiries older than 365 days (spam: 30 days).',
           );
           expect((await timed('delete', '--email', 'asha.rao@hospital.example')).stdout).toContain(
             `Deleted ${ENQUIRIES} enquiries and ${ENQUIRIES} notification jobs.`,
