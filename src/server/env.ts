@@ -1,12 +1,16 @@
 import 'server-only';
 import { z } from 'zod';
+import { parseWeeklyHours, type WeeklyHours } from '@/lib/demo/hours';
 
 /** Treats an empty variable (`FOO=` in a .env file) as unset. */
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 const positiveInt = (fallback: number) =>
-  z.preprocess((value) => (value === '' || value === undefined ? fallback : value), z.coerce.number().int().positive());
+  z.preprocess(
+    (value) => (value === '' || value === undefined ? fallback : value),
+    z.coerce.number().int().positive(),
+  );
 
 /** Loopback hosts, the only ones a webhook may reach over plain http (for tests). */
 const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
@@ -16,15 +20,85 @@ const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
  * without credentials; duplicates dropped. Unset: no webhooks.
  */
 const webhookUrls = z.preprocess(
-  (value) => (typeof value === 'string' ? [...new Set(value.split(',').map((url) => url.trim()).filter(Boolean))] : []),
+  (value) =>
+    typeof value === 'string'
+      ? [
+          ...new Set(
+            value
+              .split(',')
+              .map((url) => url.trim())
+              .filter(Boolean),
+          ),
+        ]
+      : [],
   z.array(
-    z
-      .url({ protocol: /^https?$/ })
-      .refine((url) => {
-        const { protocol, hostname, username, password } = new URL(url);
-        return !username && !password && (protocol === 'https:' || loopback.test(hostname));
-      }, 'Each WEBHOOK_URLS entry must be an https URL without credentials (http only to localhost).'),
+    z.url({ protocol: /^https?$/ }).refine((url) => {
+      const { protocol, hostname, username, password } = new URL(url);
+      return !username && !password && (protocol === 'https:' || loopback.test(hostname));
+    }, 'Each WEBHOOK_URLS entry must be an https URL without credentials (http only to localhost).'),
   ),
+);
+
+/** One sales person who gives demos (`DEMO_HOSTS`, issue 16): invitations go to `email`. */
+const demoHost = z.object({
+  name: z.string().trim().min(1),
+  email: z.email(),
+  /** Where the demo takes place, e.g. a fixed video-call room; put in the invitation. */
+  meetingUrl: z.url({ protocol: /^https$/ }),
+  /** Secret iCalendar addresses of the host's calendars (busy times). */
+  busyFeeds: z.array(z.url({ protocol: /^https?$/ })).default([]),
+});
+
+/** A list variable given as JSON (`DEMO_HOSTS`); invalid JSON is reported like any other mistake. */
+const jsonList = <T extends z.ZodType>(item: T) =>
+  z.preprocess(
+    (value) => {
+      if (value === '' || value === undefined) return [];
+      try {
+        return JSON.parse(String(value));
+      } catch {
+        return value;
+      }
+    },
+    z.array(item, 'must be a JSON list'),
+  );
+
+/** `DEMO_HOURS` parsed by parseWeeklyHours; its error message names the faulty part. */
+const weeklyHours = z.preprocess(
+  (value) => (value === '' || value === undefined ? 'Mon-Fri 10:00-13:00 14:00-18:00' : value),
+  z.string().transform((text, context): WeeklyHours => {
+    try {
+      return parseWeeklyHours(text);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
+);
+
+/** An IANA time zone name this runtime knows (`DEMO_TIMEZONE`). */
+const timeZone = z.preprocess(
+  (value) => (value === '' || value === undefined ? 'Asia/Kolkata' : value),
+  z.string().refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be an IANA time zone such as Asia/Kolkata'),
+);
+
+/** `DEMO_CLOSED_DATES`: comma-separated ISO dates (`2026-01-26,2026-08-15`). */
+const closedDates = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((date) => date.trim())
+          .filter(Boolean)
+      : [],
+  z.array(z.iso.date()),
 );
 
 /**
@@ -35,7 +109,10 @@ const webhookUrls = z.preprocess(
 const envSchema = z
   .object({
     DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/ })),
-    DATA_DIR: z.preprocess((value) => (value === '' ? undefined : value), z.string().default('.data')),
+    DATA_DIR: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.string().default('.data'),
+    ),
     SMTP_URL: optional(z.url({ protocol: /^smtps?$/ })),
     LEADS_TO: optional(z.string().min(3)),
     LEADS_FROM: z.preprocess(
@@ -44,7 +121,8 @@ const envSchema = z
     ),
     FORM_SECRET: optional(z.string().min(32, 'FORM_SECRET must be at least 32 characters.')),
     TRUST_PROXY: z.preprocess(
-      (value) => (value === '' || value === undefined || value === 'false' ? 0 : value === 'true' ? 1 : value),
+      (value) =>
+        value === '' || value === undefined || value === 'false' ? 0 : value === 'true' ? 1 : value,
       z.coerce.number().int().min(0).max(10),
     ),
     SITE_URL: optional(z.url()),
@@ -55,19 +133,44 @@ const envSchema = z
     WEBHOOK_SECRET: optional(
       z
         .string()
-        .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'WEBHOOK_SECRET must look like whsec_ followed by base64.')
+        .regex(
+          /^whsec_[A-Za-z0-9+/]+={0,2}$/,
+          'WEBHOOK_SECRET must look like whsec_ followed by base64.',
+        )
         .refine((secret) => {
           const bytes = Buffer.from(secret.slice('whsec_'.length), 'base64').length;
           return bytes >= 24 && bytes <= 64;
         }, 'WEBHOOK_SECRET must hold 24 to 64 bytes (Standard Webhooks).'),
     ),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DEMO_HOSTS: jsonList(demoHost).refine(
+      (hosts) => new Set(hosts.map((host) => host.email.toLowerCase())).size === hosts.length,
+      'each host e-mail must appear once',
+    ),
+    DEMO_TIMEZONE: timeZone,
+    DEMO_HOURS: weeklyHours,
+    DEMO_SLOT_MINUTES: positiveInt(45),
+    DEMO_BUFFER_MINUTES: z.preprocess(
+      (value) => (value === '' || value === undefined ? 15 : value),
+      z.coerce.number().int().min(0),
+    ),
+    DEMO_NOTICE_HOURS: z.preprocess(
+      (value) => (value === '' || value === undefined ? 12 : value),
+      z.coerce.number().int().min(0),
+    ),
+    DEMO_MAX_PER_DAY: positiveInt(4),
+    DEMO_CLOSED_DATES: closedDates,
+    DEMO_BOOKING_DAYS: positiveInt(14),
+    DEMO_REMINDER_HOURS: positiveInt(24),
+    DEMO_FEED_MAX_AGE_HOURS: positiveInt(6),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
   })
   .refine((env) => !env.SMTP_URL || env.LEADS_TO, {
     message: 'LEADS_TO is required when SMTP_URL is set.',
     path: ['LEADS_TO'],
   })
-  .refine((env) => (env.WEBHOOK_URLS.length > 0) === Boolean(env.WEBHOOK_SECRET), {
+  .refine((env) => env.WEBHOOK_URLS.length > 0 === Boolean(env.WEBHOOK_SECRET), {
     message: 'WEBHOOK_URLS and WEBHOOK_SECRET must be set together.',
     path: ['WEBHOOK_SECRET'],
   });
@@ -85,7 +188,9 @@ export function getEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (cached && source === process.env) return cached;
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new Error(`Invalid environment: ${problems.join('; ')}`);
   }
   if (source === process.env) cached = parsed.data;
