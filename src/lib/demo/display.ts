@@ -40,7 +40,7 @@ export function formatTime(at: number, timeZone: string): string {
   return `${time} ${zoneName(at, timeZone)}`;
 }
 
-/** A date in `timeZone` for headings and labels: `Monday 9 March 2026`. */
+/** A date in `timeZone` for headings and labels: `Monday, 9 March 2026`. */
 export function formatDay(at: number, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', {
     timeZone,
