@@ -7,10 +7,7 @@ const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 const positiveInt = (fallback: number) =>
-  z.preprocess(
-    (value) => (value === '' || value === undefined ? fallback : value),
-    z.coerce.number().int().positive(),
-  );
+  z.preprocess((value) => (value === '' || value === undefined ? fallback : value), z.coerce.number().int().positive());
 
 /** Loopback hosts, the only ones a webhook may reach over plain http (for tests). */
 const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
@@ -20,22 +17,14 @@ const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
  * without credentials; duplicates dropped. Unset: no webhooks.
  */
 const webhookUrls = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? [
-          ...new Set(
-            value
-              .split(',')
-              .map((url) => url.trim())
-              .filter(Boolean),
-          ),
-        ]
-      : [],
+  (value) => (typeof value === 'string' ? [...new Set(value.split(',').map((url) => url.trim()).filter(Boolean))] : []),
   z.array(
-    z.url({ protocol: /^https?$/ }).refine((url) => {
-      const { protocol, hostname, username, password } = new URL(url);
-      return !username && !password && (protocol === 'https:' || loopback.test(hostname));
-    }, 'Each WEBHOOK_URLS entry must be an https URL without credentials (http only to localhost).'),
+    z
+      .url({ protocol: /^https?$/ })
+      .refine((url) => {
+        const { protocol, hostname, username, password } = new URL(url);
+        return !username && !password && (protocol === 'https:' || loopback.test(hostname));
+      }, 'Each WEBHOOK_URLS entry must be an https URL without credentials (http only to localhost).'),
   ),
 );
 
@@ -109,10 +98,7 @@ const closedDates = z.preprocess(
 const envSchema = z
   .object({
     DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/ })),
-    DATA_DIR: z.preprocess(
-      (value) => (value === '' ? undefined : value),
-      z.string().default('.data'),
-    ),
+    DATA_DIR: z.preprocess((value) => (value === '' ? undefined : value), z.string().default('.data')),
     SMTP_URL: optional(z.url({ protocol: /^smtps?$/ })),
     LEADS_TO: optional(z.string().min(3)),
     LEADS_FROM: z.preprocess(
@@ -121,8 +107,7 @@ const envSchema = z
     ),
     FORM_SECRET: optional(z.string().min(32, 'FORM_SECRET must be at least 32 characters.')),
     TRUST_PROXY: z.preprocess(
-      (value) =>
-        value === '' || value === undefined || value === 'false' ? 0 : value === 'true' ? 1 : value,
+      (value) => (value === '' || value === undefined || value === 'false' ? 0 : value === 'true' ? 1 : value),
       z.coerce.number().int().min(0).max(10),
     ),
     SITE_URL: optional(z.url()),
@@ -133,10 +118,7 @@ const envSchema = z
     WEBHOOK_SECRET: optional(
       z
         .string()
-        .regex(
-          /^whsec_[A-Za-z0-9+/]+={0,2}$/,
-          'WEBHOOK_SECRET must look like whsec_ followed by base64.',
-        )
+        .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'WEBHOOK_SECRET must look like whsec_ followed by base64.')
         .refine((secret) => {
           const bytes = Buffer.from(secret.slice('whsec_'.length), 'base64').length;
           return bytes >= 24 && bytes <= 64;
@@ -162,15 +144,13 @@ const envSchema = z
     DEMO_BOOKING_DAYS: positiveInt(14),
     DEMO_REMINDER_HOURS: positiveInt(24),
     DEMO_FEED_MAX_AGE_HOURS: positiveInt(6),
-    LOG_LEVEL: z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-      .default('info'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((env) => !env.SMTP_URL || env.LEADS_TO, {
     message: 'LEADS_TO is required when SMTP_URL is set.',
     path: ['LEADS_TO'],
   })
-  .refine((env) => env.WEBHOOK_URLS.length > 0 === Boolean(env.WEBHOOK_SECRET), {
+  .refine((env) => (env.WEBHOOK_URLS.length > 0) === Boolean(env.WEBHOOK_SECRET), {
     message: 'WEBHOOK_URLS and WEBHOOK_SECRET must be set together.',
     path: ['WEBHOOK_SECRET'],
   });
@@ -188,9 +168,7 @@ export function getEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (cached && source === process.env) return cached;
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.')}: ${issue.message}`,
-    );
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid environment: ${problems.join('; ')}`);
   }
   if (source === process.env) cached = parsed.data;
