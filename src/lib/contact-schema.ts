@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contactFields, contactLabels, contactLimits, type ContactField } from './contact-fields';
+import type { BookingOffer } from './demo/offer';
 
 export { contactFields, contactLabels, contactLimits, formTokenField, honeypotField } from './contact-fields';
 export type { ContactField } from './contact-fields';
@@ -84,9 +85,10 @@ function isContactField(name: string): name is ContactField {
  * - `idle`: nothing submitted yet.
  * - `invalid`: field errors (or a form-level `message`); `values` are what was typed, to be shown
  *   again; `token` replaces the form token when the old one expired.
- * - `accepted`: the enquiry is stored (or, for a bot, pretends to be); `reference` identifies it.
+ * - `accepted`: the enquiry is stored (or, for a bot, pretends to be); `reference` identifies it;
+ *   `booking` offers demo times when booking is on (issue 16).
  */
 export type ContactFormState =
   | { status: 'idle' }
   | { status: 'invalid'; message: string; errors: ContactErrors; values: ContactValues; token?: string }
-  | { status: 'accepted'; message: string; reference: string };
+  | { status: 'accepted'; message: string; reference: string; booking?: BookingOffer };

@@ -81,7 +81,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
       </p>
 
       {state.status === 'accepted' ? (
-        <Confirmation reference={state.reference} headingRef={confirmationRef} />
+        <Confirmation reference={state.reference} headingRef={confirmationRef} booking={state.booking} />
       ) : (
         <form ref={formRef} action={formAction} className="relative grid gap-2" aria-describedby="contact-required-note">
           <p id="contact-required-note" className="text-sm text-muted">

@@ -1,0 +1,183 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ICAL from 'ical.js';
+import { chromium, type Browser } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { honeypotField } from '@/lib/contact-fields';
+import { until } from '@/server/test-support/enquiry';
+import { startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
+import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
+import { startProductionServer, type ProductionServer } from './support/next-server';
+
+const hosts = [
+  { name: 'Meera Iyer', email: 'meera@nirmaya.example', meetingUrl: 'https://meet.example/meera' },
+  { name: 'Arjun Sen', email: 'arjun@nirmaya.example', meetingUrl: 'https://meet.example/arjun' },
+];
+const enquiry = {
+  firstName: 'Asha',
+  lastName: 'Rao',
+  email: 'asha.rao@hospital.example',
+  organization: 'City General Hospital',
+  subject: 'Request a demo of Nirmaya HIMS',
+  message: '',
+};
+
+const unescape = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+/** The hidden inputs of a page's forms. */
+function hiddenInputs(html: string): Array<[string, string]> {
+  return [...html.matchAll(/<input\b[^>]*\btype="hidden"[^>]*>/g)].flatMap(([tag]) => {
+    const name = /\bname="([^"]*)"/.exec(tag)?.[1];
+    const value = /\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '';
+    return name ? [[unescape(name), unescape(value)] as [string, string]] : [];
+  });
+}
+const form = (entries: Array<[string, string]>) => {
+  const data = new FormData();
+  for (const [name, value] of entries) data.append(name, value);
+  return data;
+};
+
+describe('demo booking from the production build (issue 16)', () => {
+  let smtp: TestSmtpServer;
+  let server: ProductionServer;
+  let dataDir: string;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-demo-'));
+    server = await startProductionServer({
+      env: {
+        DATA_DIR: dataDir,
+        DATABASE_URL: undefined,
+        SMTP_URL: smtp.url,
+        LEADS_TO: 'leads@nirmaya.example',
+        LEADS_FROM: 'Nirmaya website <no-reply@nirmaya.example>',
+        WEBHOOK_URLS: undefined,
+        WEBHOOK_SECRET: undefined,
+        DEMO_HOSTS: JSON.stringify(hosts),
+        // Every hour of every day, so that times are free whenever the test runs.
+        DEMO_HOURS: 'Mon-Sun 00:00-24:00',
+        DEMO_NOTICE_HOURS: '1',
+        DEMO_BOOKING_DAYS: '2',
+      },
+      readyPath: '/api/health',
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('without JavaScript: a demo request offers times as radio buttons, books one and sends the invitations', async () => {
+    const page = `${server.url}/contact-us?subject=demo`;
+    const hidden = hiddenInputs(await (await fetch(page)).text());
+    await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
+    const answer = await fetch(page, {
+      method: 'POST',
+      body: form([...hidden, ...Object.entries(enquiry), [honeypotField, '']]),
+      headers: { origin: server.url },
+    });
+    const html = await answer.text();
+    expect(html).toContain('Pick a time for your demo');
+    const starts = [
+      ...html.matchAll(/<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/g),
+    ].map((m) => m[1]!);
+    expect(starts.length).toBeGreaterThan(10);
+    expect(html).toMatch(/<legend[^>]*>[A-Z][a-z]+day, \d{1,2} [A-Z][a-z]+ 20\d\d<\/legend>/);
+    expect(html).toMatch(/\d\d:\d\d IST/);
+
+    const booked = await fetch(page, {
+      method: 'POST',
+      body: form([...hiddenInputs(html), ['start', starts[0]!]]),
+      headers: { origin: server.url },
+      redirect: 'manual',
+    });
+    expect(booked.status).toBe(303);
+    expect(booked.headers.get('location')).toMatch(/\/contact-us\/demo$/);
+    const cookie = booked.headers.get('set-cookie')!.split(';')[0]!;
+    expect(booked.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+    const confirmation = await (
+      await fetch(`${server.url}/contact-us/demo`, { headers: { cookie } })
+    ).text();
+    expect(confirmation).toContain('Your demo is booked');
+    const istTime = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Asia/Kolkata',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(starts[0]!));
+    expect(confirmation).toContain(`${istTime} IST`);
+
+    await until(async () => smtp.received.length >= 3, 60_000);
+    const invitation = smtp.received.find(
+      (mail) =>
+        mail.envelope.to.includes(enquiry.email) &&
+        mail.parsed.subject?.startsWith('Your Nirmaya HIMS demo'),
+    )!;
+    const part = invitation.parsed.attachments.find(
+      (attachment) => attachment.mimeType === 'text/calendar',
+    )!;
+    const text =
+      typeof part.content === 'string' ? part.content : new TextDecoder().decode(part.content);
+    const vevent = new ICAL.Component(ICAL.parse(text) as unknown[]).getFirstSubcomponent(
+      'vevent',
+    )!;
+    expect(new ICAL.Event(vevent).startDate.toJSDate().toISOString()).toBe(
+      new Date(starts[0]!).toISOString(),
+    );
+    console.log(
+      `no JavaScript: ${starts.length} times offered, booked ${starts[0]} (${istTime} IST); ${smtp.received.length} e-mails (enquiry, two invitations)`,
+    );
+  });
+
+  it('with JavaScript in New York: a plain enquiry offers "Book a call with our team" and confirms in the visitor’s zone', async () => {
+    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+    const context = await browser.newContext({ timezoneId: 'America/New_York', locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/contact-us`);
+    for (const [name, value] of Object.entries({
+      ...enquiry,
+      email: 'ravi@clinic.example',
+      subject: 'Pricing',
+    })) {
+      await page.locator(`[name="${name}"]`).fill(value);
+    }
+    await page.waitForTimeout(3_300); // the form token's minimum age
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Book a call with our team' }).count(), {
+        timeout: 30_000,
+      })
+      .toBe(1);
+    const first = page.getByRole('radio').first();
+    const start = (await first.getAttribute('value'))!;
+    await first.check();
+    await page.getByRole('button', { name: 'Book this time' }).click();
+    await page.waitForURL('**/contact-us/demo', { timeout: 30_000 });
+    await expect
+      .poll(() => page.getByTestId('visitor-time').textContent(), { timeout: 30_000 })
+      .toContain(
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: 'America/New_York',
+          hour: '2-digit',
+          minute: '2-digit',
+          timeZoneName: 'short',
+        })
+          .format(new Date(start))
+          .replace(/^0/, ''),
+      );
+    console.log(
+      `JavaScript, New York: ${await page.getByTestId('booked-time').textContent()} / ${await page.getByTestId('visitor-time').textContent()}`,
+    );
+    await context.close();
+  });
+});
