@@ -66,6 +66,7 @@ describe('demo booking from the production build (issue 16)', () => {
         DEMO_HOURS: 'Mon-Sun 00:00-24:00',
         DEMO_NOTICE_HOURS: '1',
         DEMO_BOOKING_DAYS: '2',
+        RATE_LIMIT_MAX: '20',
       },
       readyPath: '/api/health',
     });
@@ -77,30 +78,40 @@ describe('demo booking from the production build (issue 16)', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('without JavaScript: a demo request offers times as radio buttons, books one and sends the invitations', async () => {
+  /** Sends an enquiry without JavaScript (as `email`) and returns the confirmation's HTML. */
+  async function enquire(email: string): Promise<string> {
     const page = `${server.url}/contact-us?subject=demo`;
     const hidden = hiddenInputs(await (await fetch(page)).text());
     await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
     const answer = await fetch(page, {
       method: 'POST',
-      body: form([...hidden, ...Object.entries(enquiry), [honeypotField, '']]),
+      body: form([...hidden, ...Object.entries({ ...enquiry, email }), [honeypotField, '']]),
       headers: { origin: server.url },
     });
-    const html = await answer.text();
+    return answer.text();
+  }
+  /** Posts the booking form of a confirmation for `start`; the redirect is not followed. */
+  const book = (html: string, start: string) =>
+    fetch(`${server.url}/contact-us?subject=demo`, {
+      method: 'POST',
+      body: form([...hiddenInputs(html), ['start', start]]),
+      headers: { origin: server.url },
+      redirect: 'manual',
+    });
+  const offered = (html: string) =>
+    [...html.matchAll(/<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/g)].map(
+      (match) => match[1]!,
+    );
+
+  it('without JavaScript: a demo request offers times as radio buttons, books one and sends the invitations', async () => {
+    const html = await enquire(enquiry.email);
     expect(html).toContain('Pick a time for your demo');
-    const starts = [
-      ...html.matchAll(/<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/g),
-    ].map((m) => m[1]!);
+    const starts = offered(html);
     expect(starts.length).toBeGreaterThan(10);
     expect(html).toMatch(/<legend[^>]*>[A-Z][a-z]+day, \d{1,2} [A-Z][a-z]+ 20\d\d<\/legend>/);
     expect(html).toMatch(/\d\d:\d\d IST/);
 
-    const booked = await fetch(page, {
-      method: 'POST',
-      body: form([...hiddenInputs(html), ['start', starts[0]!]]),
-      headers: { origin: server.url },
-      redirect: 'manual',
-    });
+    const booked = await book(html, starts[0]!);
     expect(booked.status).toBe(303);
     expect(booked.headers.get('location')).toMatch(/\/contact-us\/demo$/);
     const cookie = booked.headers.get('set-cookie')!.split(';')[0]!;
@@ -179,5 +190,30 @@ describe('demo booking from the production build (issue 16)', () => {
       `JavaScript, New York: ${await page.getByTestId('booked-time').textContent()} / ${await page.getByTestId('visitor-time').textContent()}`,
     );
     await context.close();
+  });
+
+  it('without JavaScript: the third visitor for a time both hosts took sees it gone and fresh times', async () => {
+    const pages = [
+      await enquire('first@clinic.example'),
+      await enquire('second@clinic.example'),
+      await enquire('third@clinic.example'),
+    ];
+    const time = offered(pages[2]!).at(-1)!;
+    const answers = [];
+    for (const html of pages) answers.push(await book(html, time));
+    expect(answers.map((answer) => answer.status)).toEqual([303, 303, 303]);
+    expect(
+      answers.map((answer) => answer.headers.get('location')!.replace(/^.*\/contact-us/, '')),
+    ).toEqual(['/demo', '/demo', '/demo?outcome=gone']);
+    const cookie = answers[2]!.headers.get('set-cookie')!.split(';')[0]!;
+    const again = await (
+      await fetch(`${server.url}/contact-us/demo?outcome=gone`, { headers: { cookie } })
+    ).text();
+    expect(again).toContain('Sorry, that time was just taken. Please pick another.');
+    expect(offered(again).length).toBeGreaterThan(0);
+    expect(offered(again)).not.toContain(time);
+    console.log(
+      `slot gone: ${time} booked twice, the third visitor got ${offered(again).length} fresh times`,
+    );
   });
 });
