@@ -101,10 +101,11 @@ export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 /**
  * Where a job delivers: the provider's mailbox (`email`, target ''), an HTTP endpoint
- * (`webhook`, target = the endpoint URL), or a demo invitation by e-mail (`invitation`, target =
- * recipient, booking and sequence, see src/server/demo/invitation-job.ts; issue 16).
+ * (`webhook`, target = the endpoint URL), or a demo's e-mail to the visitor or host (`demo`:
+ * invitation or reminder, target = e-mail, booking and sequence, see src/server/demo/mail-jobs.ts;
+ * issue 16).
  */
-export type OutboxChannel = 'email' | 'webhook' | 'invitation';
+export type OutboxChannel = 'email' | 'webhook' | 'demo';
 
 /**
  * Transactional outbox: the deliveries of a lead (one e-mail, one job per webhook endpoint),
@@ -119,7 +120,7 @@ export const outbox = pgTable(
       .references(() => leads.id, { onDelete: 'cascade' }),
     channel: text('channel').$type<OutboxChannel>().notNull().default('email'),
     target: text('target').notNull().default(''),
-    /** The demo booking an `invitation` job announces (issue 16). */
+    /** The demo booking a `demo` job announces (issue 16). */
     bookingId: uuid('booking_id').references(() => demoBookings.id, { onDelete: 'cascade' }),
     status: text('status').$type<OutboxStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),

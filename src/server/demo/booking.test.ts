@@ -1,7 +1,7 @@
 import '../test-support/quiet-logs';
 import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWeeklyHours } from '@/lib/demo/hours';
 import type { Db } from '../db';
@@ -19,7 +19,7 @@ import {
 import { LEADS_FROM, LEADS_TO, until } from '../test-support/enquiry';
 import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
 import { bookDemo, freeSlots, type BookingSettings } from './booking';
-import { createInvitationSender } from './invitation-job';
+import { createDemoMailSender } from './mail-jobs';
 
 const settings: BookingSettings = {
   rules: {
@@ -46,6 +46,7 @@ const settings: BookingSettings = {
       busyFeeds: [],
     },
   ],
+  reminderHours: 24,
 };
 /** Thursday 5 March 2026, 05:30 IST: the first offered time is Friday 10:00 IST (04:30Z). */
 const now = Date.parse('2026-03-05T00:00:00Z');
@@ -123,9 +124,10 @@ for (const backend of backends) {
       const keys = live.map((row) => `${row.hostEmail} ${row.startsAt.toISOString()}`);
       expect(new Set(keys).size).toBe(keys.length);
       expect(live).toHaveLength(2);
+      // Two invitations and a reminder (due 24 h before: already past by the database's clock) each.
       expect(
-        await database.db.select().from(outbox).where(eq(outbox.channel, 'invitation')),
-      ).toHaveLength(4);
+        await database.db.select().from(outbox).where(eq(outbox.channel, 'demo')),
+      ).toHaveLength(6);
     });
 
     it('gives the next demo to the host with the fewest upcoming demos, one live demo per enquiry', async () => {
@@ -197,11 +199,12 @@ for (const backend of backends) {
         .where(eq(demoBookings.id, row!.id));
     });
 
-    it('e-mails the visitor and the host (copy to LEADS_TO) an invitation an independent parser reads', async () => {
-      const worker = createOutboxWorker(
+    /** An outbox worker sending the `demo` channel to the test SMTP server. */
+    const demoWorker = () =>
+      createOutboxWorker(
         database.db,
         {
-          invitation: createInvitationSender(
+          demo: createDemoMailSender(
             createSmtpSender(smtp.url),
             { from: LEADS_FROM, copyTo: LEADS_TO, timeZone: 'Asia/Kolkata' },
             settings.hosts,
@@ -209,16 +212,36 @@ for (const backend of backends) {
         },
         { baseDelayMs: 20, maxDelayMs: 100 },
       );
-      const jobs = await database.db.select().from(outbox).where(eq(outbox.channel, 'invitation'));
-      await worker.drain();
-      await until(async () => smtp.received.length >= jobs.length);
-      expect(smtp.received).toHaveLength(jobs.length);
+
+    it('e-mails the visitor and the host (copy to LEADS_TO) an invitation an independent parser reads, and the reminder once; nothing for a cancelled demo', async () => {
+      const [cancelled] = await database.db
+        .update(demoBookings)
+        .set({ status: 'cancelled' })
+        .where(eq(demoBookings.startsAt, new Date(firstSlot + 2 * 60 * 60_000)))
+        .returning();
+      const jobs = await database.db.select().from(outbox).where(eq(outbox.channel, 'demo'));
+      const live = jobs.filter((job) => job.bookingId !== cancelled!.id);
+      expect(jobs.length - live.length).toBe(3);
+      await demoWorker().drain();
+      await until(async () => smtp.received.length >= live.length);
+      await demoWorker().drain();
+      expect(smtp.received).toHaveLength(live.length);
       expect(
         await database.db
           .select()
           .from(outbox)
-          .where(and(eq(outbox.channel, 'invitation'), eq(outbox.status, 'sent'))),
+          .where(and(eq(outbox.channel, 'demo'), eq(outbox.status, 'sent'))),
       ).toHaveLength(jobs.length);
+      const reminders = smtp.received.filter((mail) =>
+        mail.parsed.subject?.startsWith('Reminder:'),
+      );
+      expect(reminders).toHaveLength(live.length / 3);
+      expect(smtp.received.some((mail) => mail.parsed.messageId?.includes(cancelled!.id))).toBe(
+        false,
+      );
+      console.log(
+        `[${backend.kind}] ${jobs.length} demo jobs: ${smtp.received.length} e-mails (${reminders.length} reminders), none for the cancelled demo`,
+      );
 
       const [booking] = await database.db
         .select()
@@ -230,7 +253,7 @@ for (const backend of backends) {
         .limit(1);
       const { demo_bookings: demo, leads: lead } = booking!;
       const mails = smtp.received.filter((mail) => mail.parsed.messageId?.includes(demo.id));
-      const toVisitor = mails.find((mail) => mail.envelope.to.includes(lead.email))!;
+      const toVisitor = mails.find((mail) => mail.parsed.messageId?.includes('.visitor@'))!;
       const toHost = mails.find((mail) => mail.envelope.to.includes(demo.hostEmail))!;
       expect(toVisitor.envelope.to).toEqual([lead.email]);
       expect(toHost.envelope.to.sort()).toEqual([demo.hostEmail, LEADS_TO].sort());
@@ -266,6 +289,52 @@ for (const backend of backends) {
           .map((property) => String(property.getFirstValue()).toLowerCase());
         expect(attendees).toEqual([`mailto:${lead.email}`, `mailto:${demo.hostEmail}`]);
       }
+    });
+
+    it('holds the reminder until DEMO_REMINDER_HOURS before the demo, and queues none for a demo booked closer than that', async () => {
+      const allDay: BookingSettings = {
+        ...settings,
+        rules: {
+          ...settings.rules,
+          hours: parseWeeklyHours('Mon-Sun 00:00-24:00'),
+          noticeHours: 1,
+        },
+      };
+      const clock = Date.now();
+      const slots = await freeSlots(database.db, allDay, clock);
+      const soon = slots.find((slot) => slot.start - clock < 20 * 60 * 60_000)!;
+      const later = slots.find((slot) => slot.start - clock > 30 * 60 * 60_000)!;
+      const near = await bookDemo(
+        database.db,
+        allDay,
+        await addLead(database.db, 400),
+        soon.start,
+        clock,
+      );
+      const far = await bookDemo(
+        database.db,
+        allDay,
+        await addLead(database.db, 401),
+        later.start,
+        clock,
+      );
+      const reminderOf = async (result: typeof near) =>
+        result.outcome === 'booked'
+          ? database.db
+              .select()
+              .from(outbox)
+              .where(
+                and(eq(outbox.bookingId, result.booking.id), like(outbox.target, 'reminder:%')),
+              )
+          : [];
+      expect(await reminderOf(near)).toEqual([]);
+      const [held] = await reminderOf(far);
+      expect(held!.nextAttemptAt.getTime()).toBe(later.start - 24 * 60 * 60_000);
+      const before = smtp.received.length;
+      await demoWorker().drain();
+      await until(async () => smtp.received.length >= before + 4);
+      expect(smtp.received).toHaveLength(before + 4);
+      expect((await reminderOf(far))[0]!.status).toBe('pending');
     });
   });
 }

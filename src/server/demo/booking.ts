@@ -5,13 +5,20 @@ import { computeSlots, type DemoRules, type HostCalendar, type Slot } from '@/li
 import type { Db } from '../db';
 import { demoBookings, leads } from '../db/schema';
 import type { DemoHost } from './config';
-import { enqueueInvitations } from './invitation-job';
+import { enqueueDemoMails } from './mail-jobs';
 
 /** A stored demo booking. */
 export type DemoBooking = typeof demoBookings.$inferSelect;
 
-/** The booking configuration: the rules and hosts of the `DEMO_*` variables. */
-export type BookingSettings = { rules: DemoRules; hosts: readonly DemoHost[] };
+/**
+ * The booking configuration from the `DEMO_*` variables: the rules, the hosts and how many hours
+ * before a demo the visitor is reminded (`DEMO_REMINDER_HOURS`).
+ */
+export type BookingSettings = {
+  rules: DemoRules;
+  hosts: readonly DemoHost[];
+  reminderHours: number;
+};
 
 /**
  * What a booking request did: `booked` (now, or `already-booked` earlier: one live demo per
@@ -79,7 +86,8 @@ export async function liveBooking(db: Db, leadId: string): Promise<DemoBooking |
 /**
  * Books the demo at `start` (ms) for the lead `leadId` (issue 16, items 3-5). The time must be
  * offered now; its free hosts are tried from the one with the fewest upcoming demos (ties in
- * `DEMO_HOSTS` order). Each try inserts the booking and queues its invitations in one transaction;
+ * `DEMO_HOSTS` order). Each try inserts the booking and queues its invitations (and the reminder,
+ * when the demo is more than `reminderHours` away) in one transaction;
  * the partial unique indexes of demo_bookings make a concurrent booking of the same host and start,
  * or a second live booking of the lead, insert nothing, on any number of instances.
  * @throws on database errors (nothing is then booked).
@@ -108,6 +116,7 @@ export async function bookDemo(
         .find((host) => host.email === email)!
         .bookings.filter((booking) => booking.start >= now).length;
     const byLoad = [...slot.hosts].sort((a, b) => upcoming(a) - upcoming(b));
+    const remindAt = slot.start - settings.reminderHours * 60 * 60_000;
     for (const hostEmail of byLoad) {
       const booking = await db.transaction(async (tx) => {
         const [inserted] = await tx
@@ -121,7 +130,8 @@ export async function bookDemo(
           })
           .onConflictDoNothing()
           .returning();
-        if (inserted) await enqueueInvitations(tx, inserted);
+        if (inserted)
+          await enqueueDemoMails(tx, inserted, remindAt > now ? new Date(remindAt) : null);
         return inserted;
       });
       if (booking) return { outcome: 'booked', booking };

@@ -32,6 +32,7 @@ export type DemoStep =
 const settingsOf = (env: Env): BookingSettings => ({
   rules: demoRules(env),
   hosts: env.DEMO_HOSTS,
+  reminderHours: env.DEMO_REMINDER_HOURS,
 });
 
 async function offerFor(
