@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ICAL from 'ical.js';
-import { chromium, type Browser } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { honeypotField } from '@/lib/contact-fields';
 import { until } from '@/server/test-support/enquiry';
@@ -44,6 +45,33 @@ const form = (entries: Array<[string, string]>) => {
   return data;
 };
 
+/** The WCAG 2.0, 2.1 and 2.2 rules of levels A and AA (as e2e/a11y.spec.ts). */
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * Runs axe on the page at 1280 and 375 px and returns its violations, one line each; saves a
+ * full-page screenshot of each width into `SCREENSHOT_DIR` when that is set (for review).
+ */
+async function checkWidths(page: Page, name: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
+    found.push(
+      ...violations.flatMap(({ id, nodes }) =>
+        nodes.map((node) => `${width}px ${id}: ${node.target.join(' ')}`),
+      ),
+    );
+    if (process.env.SCREENSHOT_DIR) {
+      await page.screenshot({
+        path: path.join(process.env.SCREENSHOT_DIR, `${name}-${width}.png`),
+        fullPage: true,
+      });
+    }
+  }
+  return found;
+}
+
 describe('demo booking from the production build (issue 16)', () => {
   let smtp: TestSmtpServer;
   let server: ProductionServer;
@@ -67,6 +95,7 @@ describe('demo booking from the production build (issue 16)', () => {
         DEMO_NOTICE_HOURS: '1',
         DEMO_BOOKING_DAYS: '2',
         RATE_LIMIT_MAX: '20',
+        RATE_LIMIT_WINDOW_MINUTES: '1440',
       },
       readyPath: '/api/health',
     });
@@ -169,6 +198,7 @@ describe('demo booking from the production build (issue 16)', () => {
         timeout: 30_000,
       })
       .toBe(1);
+    expect(await checkWidths(page, 'booking-step')).toEqual([]);
     const first = page.getByRole('radio').first();
     const start = (await first.getAttribute('value'))!;
     await first.check();
@@ -186,6 +216,7 @@ describe('demo booking from the production build (issue 16)', () => {
           .format(new Date(start))
           .replace(/^0/, ''),
       );
+    expect(await checkWidths(page, 'booking-confirmed')).toEqual([]);
     console.log(
       `JavaScript, New York: ${await page.getByTestId('booked-time').textContent()} / ${await page.getByTestId('visitor-time').textContent()}`,
     );
@@ -215,5 +246,28 @@ describe('demo booking from the production build (issue 16)', () => {
     console.log(
       `slot gone: ${time} booked twice, the third visitor got ${offered(again).length} fresh times`,
     );
+  });
+
+  it('limits booking posts per client like the form: past RATE_LIMIT_MAX, a notice instead of a booking', async () => {
+    const html = await enquire('fourth@clinic.example');
+    const bogus = hiddenInputs(html).map(([name, value]): [string, string] => [
+      name,
+      name === 'token' ? 'b1.x.y.z' : value,
+    ]);
+    const locations: string[] = [];
+    for (let i = 0; i < 25 && !locations.at(-1)?.endsWith('limited'); i++) {
+      const answer = await fetch(`${server.url}/contact-us`, {
+        method: 'POST',
+        body: form([...bogus, ['start', offered(html)[0]!]]),
+        headers: { origin: server.url },
+        redirect: 'manual',
+      });
+      locations.push(answer.headers.get('location') ?? String(answer.status));
+    }
+    expect(locations.at(-1)).toMatch(/\/contact-us\/demo\?outcome=limited$/);
+    expect(locations.slice(0, -1).every((location) => location.endsWith('outcome=invalid'))).toBe(
+      true,
+    );
+    console.log(`booking limit: ${locations.length - 1} refused posts before the limit`);
   });
 });

@@ -2,11 +2,13 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { offerDays, type BookingOffer } from '@/lib/demo/offer';
+import { consumeRateLimit } from '../contact/rate-limit';
 import { getSiteSecret } from '../contact/secret';
 import { getDatabase } from '../db';
 import type { Db } from '../db';
 import { leads } from '../db/schema';
 import { getEnv, type Env } from '../env';
+import { hashClientAddress } from '../http/client-address';
 import { log } from '../log';
 import { nudgeOutboxWorker } from '../outbox/runtime';
 import { bookDemo, freeSlots, liveBooking, type BookingSettings } from './booking';
@@ -106,18 +108,25 @@ export async function demoStep(token: string | undefined): Promise<DemoStep> {
 
 /**
  * Books the time `start` (an ISO instant from the form) for the enquiry of `token` (issue 16);
- * wakes the outbox so the invitations leave at once. `gone` when the time is no longer free (the
- * page then shows fresh times), `invalid` for a bad token, time or a refused enquiry.
+ * wakes the outbox so the invitations leave at once. Every post counts against the client's own
+ * booking limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`, kept apart from the form's;
+ * item 7): beyond it, `limited`. `gone` when the time is no longer free (the page then shows fresh
+ * times), `invalid` for a bad token, time or a refused enquiry.
  * @throws on database errors.
  */
 export async function bookFromForm(
   token: string,
   start: string,
-): Promise<'booked' | 'gone' | 'invalid'> {
+  clientAddress: string,
+): Promise<'booked' | 'gone' | 'invalid' | 'limited'> {
   const env = getEnv();
   if (!isBookingOn(env)) return 'invalid';
   const { db } = await getDatabase();
-  const leadId = verifyBookingToken(token, await getSiteSecret(db, env.FORM_SECRET));
+  const secret = await getSiteSecret(db, env.FORM_SECRET);
+  const limit = { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 };
+  const key = `demo:${hashClientAddress(clientAddress, secret)}`;
+  if (!(await consumeRateLimit(db, key, limit, new Date()))) return 'limited';
+  const leadId = verifyBookingToken(token, secret);
   const at = Date.parse(start);
   if (!leadId || !Number.isFinite(at)) return 'invalid';
   const result = await bookDemo(db, settingsOf(env), leadId, at);

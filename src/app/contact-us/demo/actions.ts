@@ -4,6 +4,8 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { isHttps } from '@/lib/security/transport';
 import { BOOKING_COOKIE, bookFromForm } from '@/server/demo/service';
+import { getEnv } from '@/server/env';
+import { clientAddress } from '@/server/http/client-address';
 import { errorFacts, log } from '@/server/log';
 
 /**
@@ -11,18 +13,22 @@ import { errorFacts, log } from '@/server/log';
  * time for the enquiry of the signed token, keeps the token in an http-only cookie scoped to
  * /contact-us/demo (never in the URL), and redirects there: the page shows the booked demo, or
  * fresh times with `?outcome=gone` when the time was just taken (`invalid` for a bad request,
- * `unavailable` when the database failed).
+ * `limited` past the client's booking limit, `unavailable` when the database failed).
  */
 export async function bookDemoTime(formData: FormData): Promise<never> {
   const token = String(formData.get('token') ?? '');
-  let outcome: 'booked' | 'gone' | 'invalid' | 'unavailable';
+  const requestHeaders = await headers();
+  let outcome: 'booked' | 'gone' | 'invalid' | 'limited' | 'unavailable';
   try {
-    outcome = await bookFromForm(token, String(formData.get('start') ?? ''));
+    outcome = await bookFromForm(
+      token,
+      String(formData.get('start') ?? ''),
+      clientAddress(requestHeaders, getEnv().TRUST_PROXY),
+    );
   } catch (error) {
     log.error({ event: 'demo.book_failed', error: errorFacts(error) });
     outcome = 'unavailable';
   }
-  const requestHeaders = await headers();
   (await cookies()).set(BOOKING_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',

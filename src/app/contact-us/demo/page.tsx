@@ -15,6 +15,8 @@ type DemoPageProps = { searchParams: Promise<{ outcome?: string | string[] }> };
 const notices: Record<string, string> = {
   gone: 'Sorry, that time was just taken. Please pick another.',
   invalid: 'Please pick one of the times below.',
+  limited:
+    'Too many booking attempts from your connection. Please wait a few minutes and try again.',
   unavailable: 'Booking is unavailable for a moment. Please try again.',
 };
 
