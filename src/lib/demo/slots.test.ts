@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatTime, groupByDay } from './display';
 import { parseWeeklyHours } from './hours';
+import { offerDays } from './offer';
 import { computeSlots, type DemoRules, type HostCalendar, type Interval } from './slots';
 
 const rules: DemoRules = {
@@ -180,5 +181,21 @@ describe('parseWeeklyHours (DEMO_HOURS)', () => {
     ['Mon 10:00-12:00 11:00-13:00', /overlapping windows on mon/],
   ])('refuses %j', (text, message) => {
     expect(() => parseWeeklyHours(text)).toThrow(message);
+  });
+});
+
+describe('offerDays (the booking form’s days and times)', () => {
+  it('labels each day and time in the provider’s zone and keeps the instants as ISO strings', () => {
+    const slots = computeSlots({ ...rules, bookingDays: 2 }, [host('a')], now).slice(0, 2);
+    expect(offerDays(slots, 'Asia/Kolkata')).toEqual([
+      {
+        date: '2026-03-06',
+        label: 'Friday, 6 March 2026',
+        times: [
+          { start: '2026-03-06T04:30:00.000Z', label: '10:00 IST' },
+          { start: '2026-03-06T05:30:00.000Z', label: '11:00 IST' },
+        ],
+      },
+    ]);
   });
 });
