@@ -7,6 +7,7 @@ import {
   tooLongMessage,
   type ContactField,
 } from './contact-fields';
+import type { BookingOffer } from './demo/offer';
 
 export {
   contactFields,
@@ -106,7 +107,8 @@ function isContactField(name: string): name is ContactField {
  * - `idle`: nothing submitted yet.
  * - `invalid`: field errors (or a form-level `message`); `values` are what was typed, to be shown
  *   again; `token` replaces the form token when the old one expired.
- * - `accepted`: the enquiry is stored (or, for a bot, pretends to be); `reference` identifies it.
+ * - `accepted`: the enquiry is stored (or, for a bot, pretends to be); `reference` identifies it;
+ *   `booking` offers demo times when booking is on (issue 16).
  */
 export type ContactFormState =
   | { status: 'idle' }
@@ -117,4 +119,4 @@ export type ContactFormState =
       values: ContactValues;
       token?: string;
     }
-  | { status: 'accepted'; message: string; reference: string };
+  | { status: 'accepted'; message: string; reference: string; booking?: BookingOffer };

@@ -38,3 +38,80 @@ describe('webhook configuration (issue 12)', () => {
     expect(() => env(source)).toThrow(new RegExp(`Invalid environment: .*${variable}`));
   });
 });
+
+describe('demo booking configuration (issue 16)', () => {
+  const hosts = JSON.stringify([
+    { name: 'Asha Rao', email: 'asha@nirmaya.example', meetingUrl: 'https://meet.example/asha' },
+    {
+      name: 'Vikram Das',
+      email: 'vikram@nirmaya.example',
+      meetingUrl: 'https://meet.example/vikram',
+      busyFeeds: ['https://calendar.example/v.ics'],
+    },
+  ]);
+
+  it('is off with defaults when DEMO_HOSTS is unset', () => {
+    const parsed = env({});
+    expect(parsed.DEMO_HOSTS).toEqual([]);
+    expect(parsed.DEMO_TIMEZONE).toBe('Asia/Kolkata');
+    expect(parsed.DEMO_HOURS[1]).toEqual([
+      { start: 600, end: 780 },
+      { start: 840, end: 1080 },
+    ]);
+    expect(parsed.DEMO_HOURS[0]).toEqual([]);
+    expect([
+      parsed.DEMO_SLOT_MINUTES,
+      parsed.DEMO_BUFFER_MINUTES,
+      parsed.DEMO_NOTICE_HOURS,
+      parsed.DEMO_MAX_PER_DAY,
+    ]).toEqual([45, 15, 12, 4]);
+    expect([parsed.DEMO_BOOKING_DAYS, parsed.DEMO_REMINDER_HOURS]).toEqual([14, 24]);
+    expect(parsed.DEMO_CLOSED_DATES).toEqual([]);
+  });
+
+  it('reads hosts, hours and closed dates', () => {
+    const parsed = env({
+      DEMO_HOSTS: hosts,
+      DEMO_TIMEZONE: 'Europe/London',
+      DEMO_HOURS: 'Sat 10:00-13:00',
+      DEMO_BUFFER_MINUTES: '0',
+      DEMO_CLOSED_DATES: '2026-01-26, 2026-08-15',
+    });
+    expect(parsed.DEMO_HOSTS.map((host) => [host.email, host.busyFeeds.length])).toEqual([
+      ['asha@nirmaya.example', 0],
+      ['vikram@nirmaya.example', 1],
+    ]);
+    expect(parsed.DEMO_HOURS[6]).toEqual([{ start: 600, end: 780 }]);
+    expect(parsed.DEMO_BUFFER_MINUTES).toBe(0);
+    expect(parsed.DEMO_CLOSED_DATES).toEqual(['2026-01-26', '2026-08-15']);
+  });
+
+  it.each([
+    [{ DEMO_HOSTS: '{not json' }, /DEMO_HOSTS: must be a JSON list/],
+    [
+      { DEMO_HOSTS: '[{"name":"A","email":"a@x.example","meetingUrl":"http://meet.example/a"}]' },
+      /DEMO_HOSTS\.0\.meetingUrl/,
+    ],
+    [
+      {
+        DEMO_HOSTS: '[{"name":"A","email":"not-an-address","meetingUrl":"https://meet.example/a"}]',
+      },
+      /DEMO_HOSTS\.0\.email/,
+    ],
+    [
+      {
+        DEMO_HOSTS: `[${['A', 'B'].map((name) => `{"name":"${name}","email":"a@x.example","meetingUrl":"https://m.example/"}`).join(',')}]`,
+      },
+      /DEMO_HOSTS: each host e-mail must appear once/,
+    ],
+    [{ DEMO_TIMEZONE: 'Mars/Olympus' }, /DEMO_TIMEZONE: must be an IANA time zone/],
+    [
+      { DEMO_HOURS: 'Mon-Fri 10:00-25:00' },
+      /DEMO_HOURS: DEMO_HOURS: bad time window "10:00-25:00"/,
+    ],
+    [{ DEMO_CLOSED_DATES: '2026-13-01' }, /DEMO_CLOSED_DATES/],
+    [{ DEMO_SLOT_MINUTES: '0' }, /DEMO_SLOT_MINUTES/],
+  ])('refuses %j', (source, message) => {
+    expect(() => env(source)).toThrow(message);
+  });
+});

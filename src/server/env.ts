@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { trustProxySchema } from './http/trust-proxy';
+import { parseWeeklyHours, type WeeklyHours } from '@/lib/demo/hours';
 
 /** Treats an empty variable (`FOO=` in a .env file) as unset. */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -43,6 +44,68 @@ const webhookUrls = z.preprocess(
       return !username && !password && (protocol === 'https:' || loopback.test(hostname));
     }, 'Each WEBHOOK_URLS entry must be an https URL without credentials (http only to localhost).'),
   ),
+);
+
+/** One sales person who gives demos (`DEMO_HOSTS`, issue 16): invitations go to `email`. */
+const demoHost = z.object({
+  name: z.string().trim().min(1),
+  email: z.email(),
+  /** Where the demo takes place, e.g. a fixed video-call room; put in the invitation. */
+  meetingUrl: z.url({ protocol: /^https$/ }),
+  /** Secret iCalendar addresses of the host's calendars (busy times). */
+  busyFeeds: z.array(z.url({ protocol: /^https?$/ })).default([]),
+});
+
+/** A list variable given as JSON (`DEMO_HOSTS`); invalid JSON is reported like any other mistake. */
+const jsonList = <T extends z.ZodType>(item: T) =>
+  z.preprocess(
+    (value) => {
+      if (value === '' || value === undefined) return [];
+      try {
+        return JSON.parse(String(value));
+      } catch {
+        return value;
+      }
+    },
+    z.array(item, 'must be a JSON list'),
+  );
+
+/** `DEMO_HOURS` parsed by parseWeeklyHours; its error message names the faulty part. */
+const weeklyHours = z.preprocess(
+  (value) => (value === '' || value === undefined ? 'Mon-Fri 10:00-13:00 14:00-18:00' : value),
+  z.string().transform((text, context): WeeklyHours => {
+    try {
+      return parseWeeklyHours(text);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
+);
+
+/** An IANA time zone name this runtime knows (`DEMO_TIMEZONE`). */
+const timeZone = z.preprocess(
+  (value) => (value === '' || value === undefined ? 'Asia/Kolkata' : value),
+  z.string().refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be an IANA time zone such as Asia/Kolkata'),
+);
+
+/** `DEMO_CLOSED_DATES`: comma-separated ISO dates (`2026-01-26,2026-08-15`). */
+const closedDates = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((date) => date.trim())
+          .filter(Boolean)
+      : [],
+  z.array(z.iso.date()),
 );
 
 /**
@@ -91,9 +154,26 @@ const envSchema = z
           return bytes >= 24 && bytes <= 64;
         }, 'WEBHOOK_SECRET must hold 24 to 64 bytes (Standard Webhooks).'),
     ),
-    LOG_LEVEL: z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-      .default('info'),
+    DEMO_HOSTS: jsonList(demoHost).refine(
+      (hosts) => new Set(hosts.map((host) => host.email.toLowerCase())).size === hosts.length,
+      'each host e-mail must appear once',
+    ),
+    DEMO_TIMEZONE: timeZone,
+    DEMO_HOURS: weeklyHours,
+    DEMO_SLOT_MINUTES: positiveInt(45),
+    DEMO_BUFFER_MINUTES: z.preprocess(
+      (value) => (value === '' || value === undefined ? 15 : value),
+      z.coerce.number().int().min(0),
+    ),
+    DEMO_NOTICE_HOURS: z.preprocess(
+      (value) => (value === '' || value === undefined ? 12 : value),
+      z.coerce.number().int().min(0),
+    ),
+    DEMO_MAX_PER_DAY: positiveInt(4),
+    DEMO_CLOSED_DATES: closedDates,
+    DEMO_BOOKING_DAYS: positiveInt(14),
+    DEMO_REMINDER_HOURS: positiveInt(24),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((env) => !env.SMTP_URL || env.LEADS_TO, {
     message: 'LEADS_TO is required when SMTP_URL is set.',

@@ -1,12 +1,23 @@
 import { CircleCheck } from 'lucide-react';
 import type { Ref } from 'react';
 import { emailHref, phoneHref, site } from '@/content/site';
+import type { BookingOffer } from '@/lib/demo/offer';
+import { BookingForm } from './booking-form';
 
 /**
  * What the visitor sees once the enquiry is stored: the reference number and what happens next.
- * The heading takes focus (`headingRef`) so screen-reader users land on it.
+ * The heading takes focus (`headingRef`) so screen-reader users land on it. With `booking` (booking
+ * on, issue 16) the demo booking step follows the reference.
  */
-export function Confirmation({ reference, headingRef }: { reference: string; headingRef?: Ref<HTMLHeadingElement> }) {
+export function Confirmation({
+  reference,
+  headingRef,
+  booking,
+}: {
+  reference: string;
+  headingRef?: Ref<HTMLHeadingElement>;
+  booking?: BookingOffer;
+}) {
   return (
     <div className="rounded border border-brand-200 bg-brand-50 p-2 sm:p-3">
       <CircleCheck aria-hidden="true" className="size-4 text-brand-700" />
@@ -20,6 +31,7 @@ export function Confirmation({ reference, headingRef }: { reference: string; hea
         </strong>
         . Please quote it if you contact us about this enquiry.
       </p>
+      {booking && <BookingForm offer={booking} />}
       <h3 className="mt-2 text-lg">What happens next</h3>
       <ol className="mt-1 list-decimal space-y-0.5 pl-3">
         <li>Our team reads your enquiry and replies by e-mail to the address you gave.</li>

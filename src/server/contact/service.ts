@@ -2,6 +2,7 @@ import 'server-only';
 import type { ContactFormState } from '@/lib/contact-schema';
 import { refererPath } from '@/lib/enquiry-context';
 import { getDatabase } from '../db';
+import { bookingOfferFor } from '../demo/service';
 import { getEnv } from '../env';
 import { clientAddress } from '../http/client-address';
 import { errorFacts, log } from '../log';
@@ -39,9 +40,22 @@ export function sourcePageOf(headers: Headers): string | null {
 
 /**
  * Submits the contact form with the site's configuration, for the server action: `headers` are
- * the request's. Never throws.
+ * the request's. An accepted enquiry gets the demo booking step when booking is on (issue 16; a
+ * failure there only leaves the step out). Never throws.
  */
 export async function submitContactForm(formData: FormData, headers: Headers): Promise<ContactFormState> {
+  const state = await storeContactForm(formData, headers);
+  if (state.status !== 'accepted') return state;
+  try {
+    const booking = await bookingOfferFor(state.reference);
+    return booking ? { ...state, booking } : state;
+  } catch (error) {
+    log.error({ event: 'demo.offer_failed', error: errorFacts(error) });
+    return state;
+  }
+}
+
+async function storeContactForm(formData: FormData, headers: Headers): Promise<ContactFormState> {
   try {
     const env = getEnv();
     const { db } = await getDatabase();

@@ -59,14 +59,53 @@ export const leads = pgTable(
   ],
 );
 
+/** A demo booking is live (`booked`) or `cancelled` (issue 16); cancelled rows free their time. */
+export type DemoBookingStatus = 'booked' | 'cancelled';
+
+/**
+ * Demos booked from an enquiry's confirmation (issue 16). The database guarantees that a host has
+ * at most one live demo at a given start and an enquiry at most one live demo (partial unique
+ * indexes, on PGlite and PostgreSQL alike), so racing visitors on several instances cannot
+ * double-book. Deleted with their enquiry.
+ */
+export const demoBookings = pgTable(
+  'demo_bookings',
+  {
+    id: uuid('id').primaryKey(),
+    leadId: uuid('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    /** The host's address from `DEMO_HOSTS`. */
+    hostEmail: text('host_email').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    status: text('status').$type<DemoBookingStatus>().notNull().default('booked'),
+    /** iCalendar `SEQUENCE` of the invitation: 0 when booked, + 1 at each change. */
+    sequence: integer('sequence').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('demo_bookings_host_start_live_idx')
+      .on(table.hostEmail, table.startsAt)
+      .where(sql`${table.status} = 'booked'`),
+    uniqueIndex('demo_bookings_lead_live_idx')
+      .on(table.leadId)
+      .where(sql`${table.status} = 'booked'`),
+    index('demo_bookings_starts_at_idx').on(table.startsAt),
+  ],
+);
+
 /** Delivery state of a notification job (see src/server/outbox/worker.ts). */
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 /**
- * Where a job delivers: the provider's mailbox (`email`, target '') or an HTTP endpoint
- * (`webhook`, target = the endpoint URL).
+ * Where a job delivers: the provider's mailbox (`email`, target ''), an HTTP endpoint
+ * (`webhook`, target = the endpoint URL), or a demo's e-mail to the visitor or host (`demo`:
+ * invitation or reminder, target = e-mail, booking and sequence, see src/server/demo/mail-jobs.ts;
+ * issue 16).
  */
-export type OutboxChannel = 'email' | 'webhook';
+export type OutboxChannel = 'email' | 'webhook' | 'demo';
 
 /**
  * Transactional outbox: the deliveries of a lead (one e-mail, one job per webhook endpoint),
@@ -81,6 +120,8 @@ export const outbox = pgTable(
       .references(() => leads.id, { onDelete: 'cascade' }),
     channel: text('channel').$type<OutboxChannel>().notNull().default('email'),
     target: text('target').notNull().default(''),
+    /** The demo booking a `demo` job announces (issue 16). */
+    bookingId: uuid('booking_id').references(() => demoBookings.id, { onDelete: 'cascade' }),
     status: text('status').$type<OutboxStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     /** When a pending job may next be tried; for a `sending` job, when its claim expires. */
@@ -112,4 +153,4 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
 });
 
-export const schema = { leads, outbox, rateLimits, appSecrets };
+export const schema = { leads, demoBookings, outbox, rateLimits, appSecrets };

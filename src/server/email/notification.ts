@@ -30,7 +30,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** The host part of an address like `Name <user@host>`, for Message-IDs (`localhost` if none). */
-function domainOf(address: string): string {
+export function domainOf(address: string): string {
   const match = /@([A-Za-z0-9.-]+)>?\s*$/.exec(address);
   return match?.[1] ?? 'localhost';
 }

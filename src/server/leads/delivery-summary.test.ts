@@ -16,6 +16,10 @@ describe('describeDeliveries', () => {
     [[], 'none'],
     [[job('email', 'sent')], 'email sent'],
     [
+      [job('demo', 'pending'), job('email', 'sent'), job('demo', 'sent'), job('demo', 'sent')],
+      'email sent; demo 2/3 sent, 1/3 pending',
+    ],
+    [
       [job('webhook', 'sent'), job('email', 'failed', 'Error EENVELOPE 550')],
       'email failed (Error EENVELOPE 550); webhook sent',
     ],

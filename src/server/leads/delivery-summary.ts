@@ -4,12 +4,12 @@ import type { OutboxChannel, OutboxStatus } from '../db/schema';
 /** One delivery job of a lead as the operator sees it. */
 export type JobState = { channel: OutboxChannel; status: OutboxStatus; lastError: string | null };
 
-const channelOrder: OutboxChannel[] = ['email', 'webhook'];
+const channelOrder: OutboxChannel[] = ['email', 'webhook', 'demo'];
 const statusOrder: OutboxStatus[] = ['sent', 'sending', 'pending', 'failed'];
 
 /**
  * A lead's delivery per channel in one line (issue 12), e.g. `email sent; webhook 1/2 sent, 1/2
- * failed (HTTP 410)`: a channel with one job shows its status, one with several shows how many are
+ * failed (HTTP 410)`, then a booked demo's e-mails (`demo`, issue 16): a channel with one job shows its status, one with several shows how many are
  * in each; failures quote their last errors. `none` when nothing was queued (spam).
  */
 export function describeDeliveries(jobs: readonly JobState[]): string {

@@ -1,15 +1,19 @@
 import 'server-only';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db';
-import { leads, outbox, type OutboxChannel } from '../db/schema';
+import { demoBookings, leads, outbox, type OutboxChannel } from '../db/schema';
 
-/** A claimed delivery job with the lead it announces: its channel, target and the stored lead. */
+/**
+ * A claimed delivery job with the lead it announces: its channel, target, the stored lead and, for
+ * a demo invitation (issue 16), the booking as it is now (else null).
+ */
 export type ClaimedJob = {
   id: string;
   attempts: number;
   channel: OutboxChannel;
   target: string;
   lead: typeof leads.$inferSelect;
+  booking: typeof demoBookings.$inferSelect | null;
 };
 
 const at = (msFromNow: number) => sql`now() + ${msFromNow} * interval '1 millisecond'`;
@@ -45,6 +49,7 @@ export async function claimJobs(
         channel: outbox.channel,
         target: outbox.target,
         leadId: outbox.leadId,
+        bookingId: outbox.bookingId,
       });
     if (claimed.length === 0) return [];
     const rows = await tx
@@ -57,9 +62,15 @@ export async function claimJobs(
         ),
       );
     const byId = new Map(rows.map((row) => [row.id, row]));
+    const bookingIds = claimed.flatMap((job) => (job.bookingId ? [job.bookingId] : []));
+    const bookings = bookingIds.length
+      ? await tx.select().from(demoBookings).where(inArray(demoBookings.id, bookingIds))
+      : [];
+    const bookingById = new Map(bookings.map((row) => [row.id, row]));
     return claimed.flatMap((job) => {
       const lead = byId.get(job.leadId);
-      return lead ? [{ id: job.id, attempts: job.attempts, channel: job.channel, target: job.target, lead }] : [];
+      const booking = job.bookingId ? (bookingById.get(job.bookingId) ?? null) : null;
+      return lead ? [{ id: job.id, attempts: job.attempts, channel: job.channel, target: job.target, lead, booking }] : [];
     });
   });
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Env } from '../env';
 import type { Database } from '../db';
+import { createDemoMailSender } from '../demo/mail-jobs';
 import { createEmailSender } from '../email/job-sender';
 import { createSmtpSender } from '../email/transport';
 import { log } from '../log';
@@ -13,17 +14,22 @@ const holder = globalThis as typeof globalThis & { __nirmayaOutboxWorker?: Outbo
 /**
  * Starts this process's outbox worker once (kept on `globalThis` across module reloads), with a
  * sender for each configured channel: e-mail with `SMTP_URL`, webhooks with `WEBHOOK_URLS` and
- * `WEBHOOK_SECRET` (issue 12). Jobs of an unconfigured channel pile up as pending, delivered once it
+ * `WEBHOOK_SECRET` (issue 12), demo invitations and reminders with `SMTP_URL` and `DEMO_HOSTS` (issue 16). Jobs of an unconfigured channel pile up as pending, delivered once it
  * is configured and the site restarted; this is logged once, here. With neither, no worker runs.
  */
 export function startOutboxWorker(database: Database, env: Env): void {
   if (holder.__nirmayaOutboxWorker !== undefined) return;
   const senders: ChannelSenders = {};
   if (env.SMTP_URL && env.LEADS_TO) {
-    senders.email = createEmailSender(createSmtpSender(env.SMTP_URL), {
-      from: env.LEADS_FROM,
-      to: env.LEADS_TO,
-    });
+    const send = createSmtpSender(env.SMTP_URL);
+    senders.email = createEmailSender(send, { from: env.LEADS_FROM, to: env.LEADS_TO });
+    if (env.DEMO_HOSTS.length > 0) {
+      senders.demo = createDemoMailSender(
+        send,
+        { from: env.LEADS_FROM, copyTo: env.LEADS_TO, timeZone: env.DEMO_TIMEZONE },
+        env.DEMO_HOSTS,
+      );
+    }
   } else {
     log.warn(
       { event: 'email.disabled' },

@@ -1,0 +1,71 @@
+import type { BookingOffer } from '@/lib/demo/offer';
+import { CtaButton } from '@/components/ui/cta';
+import { bookDemoTime } from './demo/actions';
+
+/**
+ * The demo booking step (issue 16, items 1-2): a plain form, so it works without JavaScript. The
+ * free times of each day are radio buttons in a fieldset named by the day, in the provider's zone.
+ * Headed "Pick a time for your demo" after "Schedule a Demo", else "Book a call with our team".
+ * `notice` is shown above the times (e.g. the time just chosen was taken).
+ */
+export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: string }) {
+  const heading = offer.demoRequested ? 'Pick a time for your demo' : 'Book a call with our team';
+  return (
+    <section
+      aria-labelledby="booking-heading"
+      className="mt-3 rounded border border-slate-200 bg-white p-2 sm:p-3"
+    >
+      <h3 id="booking-heading" className="text-xl">
+        {heading}
+      </h3>
+      {notice && (
+        <p
+          role="alert"
+          className="mt-1 rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-sm text-amber-900"
+        >
+          {notice}
+        </p>
+      )}
+      {offer.days.length === 0 ? (
+        <p className="mt-1">
+          No times are free at the moment. Our team will suggest times by e-mail.
+        </p>
+      ) : (
+        <form action={bookDemoTime} className="mt-1 grid gap-2">
+          <p className="text-sm text-muted">
+            Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. Skipping this is fine:
+            your enquiry has already reached us.
+          </p>
+          <input type="hidden" name="token" value={offer.token} />
+          {offer.days.map((day) => (
+            <fieldset key={day.date} className="grid gap-1">
+              <legend className="font-semibold">{day.label}</legend>
+              <div className="flex flex-wrap gap-1">
+                {day.times.map((time) => (
+                  <label
+                    key={time.start}
+                    className="flex min-h-6 cursor-pointer items-center gap-1 rounded border border-slate-300 px-1.5 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
+                  >
+                    <input
+                      type="radio"
+                      name="start"
+                      value={time.start}
+                      required
+                      className="accent-brand-700"
+                    />
+                    <span>{time.label}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          ))}
+          <div>
+            <CtaButton type="submit" size="md">
+              Book this time
+            </CtaButton>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+'use server';
+
+import { cookies, headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { isHttps } from '@/lib/security/transport';
+import { BOOKING_COOKIE, bookFromForm } from '@/server/demo/service';
+import { getEnv } from '@/server/env';
+import { clientAddress } from '@/server/http/client-address';
+import { errorFacts, log } from '@/server/log';
+
+/**
+ * The booking form's server action (issue 16; a plain POST without JavaScript): books the chosen
+ * time for the enquiry of the signed token, keeps the token in an http-only cookie scoped to
+ * /contact-us/demo (never in the URL), and redirects there: the page shows the booked demo, or
+ * fresh times with `?outcome=gone` when the time was just taken (`invalid` for a bad request,
+ * `limited` past the client's booking limit, `unavailable` when the database failed).
+ */
+export async function bookDemoTime(formData: FormData): Promise<never> {
+  const token = String(formData.get('token') ?? '');
+  const requestHeaders = await headers();
+  let outcome: 'booked' | 'gone' | 'invalid' | 'limited' | 'unavailable';
+  try {
+    outcome = await bookFromForm(
+      token,
+      String(formData.get('start') ?? ''),
+      clientAddress(requestHeaders, getEnv().TRUST_PROXY),
+    );
+  } catch (error) {
+    log.error({ event: 'demo.book_failed', error: errorFacts(error) });
+    outcome = 'unavailable';
+  }
+  (await cookies()).set(BOOKING_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isHttps({ url: '', headers: requestHeaders }),
+    path: '/contact-us/demo',
+    maxAge: 24 * 60 * 60,
+  });
+  redirect(outcome === 'booked' ? '/contact-us/demo' : `/contact-us/demo?outcome=${outcome}`);
+}

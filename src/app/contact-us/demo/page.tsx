@@ -1,0 +1,104 @@
+import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
+import { connection } from 'next/server';
+import { CircleCheck } from 'lucide-react';
+import { emailHref, phoneHref, site } from '@/content/site';
+import { BOOKING_COOKIE, demoStep, type DemoStep } from '@/server/demo/service';
+import { errorFacts, log } from '@/server/log';
+import { BookingForm } from '../booking-form';
+import { VisitorTime } from './visitor-time';
+
+export const metadata: Metadata = { title: 'Book a demo', robots: { index: false, follow: false } };
+
+type DemoPageProps = { searchParams: Promise<{ outcome?: string | string[] }> };
+
+const notices: Record<string, string> = {
+  gone: 'Sorry, that time was just taken. Please pick another.',
+  invalid: 'Please pick one of the times below.',
+  limited:
+    'Too many booking attempts from your connection. Please wait a few minutes and try again.',
+  unavailable: 'Booking is unavailable for a moment. Please try again.',
+};
+
+async function loadStep(token: string | undefined): Promise<DemoStep> {
+  try {
+    return await demoStep(token);
+  } catch (error) {
+    log.error({ event: 'demo.page_failed', error: errorFacts(error) });
+    return { kind: 'none' };
+  }
+}
+
+/**
+ * Where the booking form leads (issue 16): the booked demo with its time in the provider's zone
+ * (named, e.g. "11:30 IST") and, with JavaScript, in the visitor's; or fresh times when the chosen
+ * one was taken; or, without a valid booking token, how to reach the team. Not indexed.
+ */
+export default async function DemoPage({ searchParams }: DemoPageProps) {
+  await connection();
+  const { outcome } = await searchParams;
+  const step = await loadStep((await cookies()).get(BOOKING_COOKIE)?.value);
+  return (
+    <div className="mx-auto max-w-page px-2 py-4 sm:px-3 md:py-6">
+      <h1 className="text-4xl sm:text-5xl">
+        {step.kind === 'booked' ? 'Your demo is booked' : 'Book a demo'}
+      </h1>
+      <div className="mt-3 max-w-3xl">
+        {step.kind === 'booked' && (
+          <div className="rounded border border-brand-200 bg-brand-50 p-2 sm:p-3">
+            <CircleCheck aria-hidden="true" className="size-4 text-brand-700" />
+            <p className="mt-1 text-lg" data-testid="booked-time">
+              <strong>
+                {step.demo.day}, {step.demo.time}
+              </strong>{' '}
+              with {step.demo.hostName}.
+            </p>
+            <VisitorTime start={step.demo.start} />
+            <p className="mt-1">
+              An invitation with the meeting link is on its way to your e-mail address.
+              {step.demo.meetingUrl && (
+                <>
+                  {' '}
+                  You will join at{' '}
+                  <a
+                    href={step.demo.meetingUrl}
+                    className="font-semibold text-brand-800 underline underline-offset-2"
+                  >
+                    {step.demo.meetingUrl}
+                  </a>
+                  .
+                </>
+              )}
+            </p>
+          </div>
+        )}
+        {step.kind === 'offer' && (
+          <BookingForm
+            offer={step.offer}
+            notice={typeof outcome === 'string' ? notices[outcome] : undefined}
+          />
+        )}
+        {step.kind === 'none' && (
+          <p>
+            This booking step is no longer open. Your enquiry has reached us and our team will reply
+            by e-mail; for anything urgent call{' '}
+            <a
+              href={phoneHref}
+              className="font-semibold text-brand-800 underline underline-offset-2"
+            >
+              {site.phone}
+            </a>{' '}
+            or write to{' '}
+            <a
+              href={emailHref}
+              className="font-semibold text-brand-800 underline underline-offset-2"
+            >
+              {site.email}
+            </a>
+            .
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

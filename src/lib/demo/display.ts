@@ -1,0 +1,52 @@
+import { localDate, type Slot } from './slots';
+
+/** Offered slots of one local day in a zone (issue 16, item 2: days, then times). */
+export type SlotDay = { date: string; slots: Slot[] };
+
+/** Groups sorted `slots` by their local date in `timeZone` (a visitor's day may differ from the provider's). */
+export function groupByDay(slots: readonly Slot[], timeZone: string): SlotDay[] {
+  const days: SlotDay[] = [];
+  for (const slot of slots) {
+    const date = localDate(slot.start, timeZone);
+    const last = days.at(-1);
+    if (last?.date === date) last.slots.push(slot);
+    else days.push({ date, slots: [slot] });
+  }
+  return days;
+}
+
+/**
+ * A zone's short name at an instant: the first of en-US, en-IN and en-GB that names it rather than
+ * giving an offset (`EDT`, `IST`, `BST`), else the offset (`GMT+4`).
+ */
+export function zoneName(at: number, timeZone: string): string {
+  const names = ['en-US', 'en-IN', 'en-GB'].map(
+    (locale) =>
+      new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' })
+        .formatToParts(at)
+        .find((part) => part.type === 'timeZoneName')?.value ?? 'UTC',
+  );
+  return names.find((name) => !/^(GMT|UTC)[+-]/.test(name)) ?? names[0]!;
+}
+
+/** A time of day in `timeZone` with its zone named, 24-hour: `11:30 IST`. */
+export function formatTime(at: number, timeZone: string): string {
+  const time = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+  return `${time} ${zoneName(at, timeZone)}`;
+}
+
+/** A date in `timeZone` for headings and labels: `Monday, 9 March 2026`. */
+export function formatDay(at: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(at);
+}

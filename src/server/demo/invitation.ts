@@ -1,0 +1,83 @@
+import 'server-only';
+import type { SendMailOptions } from 'nodemailer';
+import { formatDay, formatTime } from '@/lib/demo/display';
+import { escapeHtml } from '../email/notification';
+import { invitationCalendar, type InvitationFacts } from './calendar';
+
+/** Who an invitation e-mail goes to: the visitor who booked or the host who gives the demo. */
+export type InvitationRecipient = 'visitor' | 'host';
+
+/** Sender, the provider's copy address and the zone times are written in. */
+export type InvitationAddresses = {
+  /** `LEADS_FROM`. */
+  from: string;
+  /** `LEADS_TO`: copied on the host's invitation (issue 16, item 5). */
+  copyTo: string;
+  /** `DEMO_TIMEZONE`: the time is written in the provider's zone, named (`11:30 IST`). */
+  timeZone: string;
+};
+
+/**
+ * The invitation e-mail of a booked demo for `recipient` (issue 16, item 5): plain text and HTML
+ * (values escaped) with the day, the time in the provider's zone, the meeting link and the enquiry
+ * reference, and the calendar of invitationCalendar as a `text/calendar; method=REQUEST` part that
+ * mail clients offer to add. The visitor's reply goes to the host and the host's to the visitor;
+ * the host's copy is copied to `LEADS_TO`. The Message-ID is derived from booking, sequence and
+ * recipient, so a resend after a crash is recognisably the same message.
+ */
+export function buildInvitation(
+  recipient: InvitationRecipient,
+  facts: InvitationFacts,
+  addresses: InvitationAddresses,
+): SendMailOptions {
+  const { booking, lead, host } = facts;
+  const when = `${formatDay(booking.startsAt.getTime(), addresses.timeZone)}, ${formatTime(booking.startsAt.getTime(), addresses.timeZone)}`;
+  const visitor = `${lead.firstName} ${lead.lastName}`;
+  const minutes = Math.round((booking.endsAt.getTime() - booking.startsAt.getTime()) / 60_000);
+  const lines =
+    recipient === 'visitor'
+      ? [
+          `Dear ${visitor},`,
+          '',
+          `your Nirmaya HIMS demo with ${host.name} is booked for ${when} (${minutes} minutes).`,
+        ]
+      : [
+          `${visitor} (${lead.organization}, ${lead.email}) booked a demo with you for ${when} (${minutes} minutes).`,
+        ];
+  const details = [`Join: ${host.meetingUrl}`, `Enquiry: ${lead.reference}`];
+  const text = [
+    ...lines,
+    '',
+    ...details,
+    '',
+    'The attached invitation adds it to your calendar.',
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">',
+    ...lines.filter(Boolean).map((line) => `<p>${escapeHtml(line)}</p>`),
+    `<p>Join: <a href="${escapeHtml(host.meetingUrl)}">${escapeHtml(host.meetingUrl)}</a><br>Enquiry: ${escapeHtml(lead.reference)}</p>`,
+    '<p>The attached invitation adds it to your calendar.</p>',
+    '</body></html>',
+  ].join('\n');
+  const common = {
+    from: addresses.from,
+    messageId: `<demo.${booking.id}.${booking.sequence}.${recipient}@${facts.domain}>`,
+    text,
+    html,
+    icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: invitationCalendar(facts) },
+  };
+  return recipient === 'visitor'
+    ? {
+        ...common,
+        to: { name: visitor, address: lead.email },
+        replyTo: { name: host.name, address: host.email },
+        subject: `Your Nirmaya HIMS demo: ${when}`,
+      }
+    : {
+        ...common,
+        to: { name: host.name, address: host.email },
+        cc: addresses.copyTo,
+        replyTo: { name: visitor, address: lead.email },
+        subject: `Demo ${lead.reference} with ${lead.organization}: ${when}`,
+      };
+}

@@ -1,0 +1,273 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ICAL from 'ical.js';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { honeypotField } from '@/lib/contact-fields';
+import { until } from '@/server/test-support/enquiry';
+import { startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
+import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
+import { startProductionServer, type ProductionServer } from './support/next-server';
+
+const hosts = [
+  { name: 'Meera Iyer', email: 'meera@nirmaya.example', meetingUrl: 'https://meet.example/meera' },
+  { name: 'Arjun Sen', email: 'arjun@nirmaya.example', meetingUrl: 'https://meet.example/arjun' },
+];
+const enquiry = {
+  firstName: 'Asha',
+  lastName: 'Rao',
+  email: 'asha.rao@hospital.example',
+  organization: 'City General Hospital',
+  subject: 'Request a demo of Nirmaya HIMS',
+  message: '',
+};
+
+const unescape = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+/** The hidden inputs of a page's forms. */
+function hiddenInputs(html: string): Array<[string, string]> {
+  return [...html.matchAll(/<input\b[^>]*\btype="hidden"[^>]*>/g)].flatMap(([tag]) => {
+    const name = /\bname="([^"]*)"/.exec(tag)?.[1];
+    const value = /\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '';
+    return name ? [[unescape(name), unescape(value)] as [string, string]] : [];
+  });
+}
+const form = (entries: Array<[string, string]>) => {
+  const data = new FormData();
+  for (const [name, value] of entries) data.append(name, value);
+  return data;
+};
+
+/** The WCAG 2.0, 2.1 and 2.2 rules of levels A and AA (as e2e/a11y.spec.ts). */
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * Runs axe on the page at 1280 and 375 px and returns its violations, one line each; saves a
+ * full-page screenshot of each width into `SCREENSHOT_DIR` when that is set (for review).
+ */
+async function checkWidths(page: Page, name: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
+    found.push(
+      ...violations.flatMap(({ id, nodes }) =>
+        nodes.map((node) => `${width}px ${id}: ${node.target.join(' ')}`),
+      ),
+    );
+    if (process.env.SCREENSHOT_DIR) {
+      await page.screenshot({
+        path: path.join(process.env.SCREENSHOT_DIR, `${name}-${width}.png`),
+        fullPage: true,
+      });
+    }
+  }
+  return found;
+}
+
+describe('demo booking from the production build (issue 16)', () => {
+  let smtp: TestSmtpServer;
+  let server: ProductionServer;
+  let dataDir: string;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-demo-'));
+    server = await startProductionServer({
+      env: {
+        DATA_DIR: dataDir,
+        DATABASE_URL: undefined,
+        SMTP_URL: smtp.url,
+        LEADS_TO: 'leads@nirmaya.example',
+        LEADS_FROM: 'Nirmaya website <no-reply@nirmaya.example>',
+        WEBHOOK_URLS: undefined,
+        WEBHOOK_SECRET: undefined,
+        DEMO_HOSTS: JSON.stringify(hosts),
+        // Every hour of every day, so that times are free whenever the test runs.
+        DEMO_HOURS: 'Mon-Sun 00:00-24:00',
+        DEMO_NOTICE_HOURS: '1',
+        DEMO_BOOKING_DAYS: '2',
+        RATE_LIMIT_MAX: '20',
+        RATE_LIMIT_WINDOW_MINUTES: '1440',
+      },
+      readyPath: '/api/health',
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Sends an enquiry without JavaScript (as `email`) and returns the confirmation's HTML. */
+  async function enquire(email: string): Promise<string> {
+    const page = `${server.url}/contact-us?subject=demo`;
+    const hidden = hiddenInputs(await (await fetch(page)).text());
+    await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
+    const answer = await fetch(page, {
+      method: 'POST',
+      body: form([...hidden, ...Object.entries({ ...enquiry, email }), [honeypotField, '']]),
+      headers: { origin: server.url },
+    });
+    return answer.text();
+  }
+  /** Posts the booking form of a confirmation for `start`; the redirect is not followed. */
+  const book = (html: string, start: string) =>
+    fetch(`${server.url}/contact-us?subject=demo`, {
+      method: 'POST',
+      body: form([...hiddenInputs(html), ['start', start]]),
+      headers: { origin: server.url },
+      redirect: 'manual',
+    });
+  const offered = (html: string) =>
+    [...html.matchAll(/<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/g)].map(
+      (match) => match[1]!,
+    );
+
+  it('without JavaScript: a demo request offers times as radio buttons, books one and sends the invitations', async () => {
+    const html = await enquire(enquiry.email);
+    expect(html).toContain('Pick a time for your demo');
+    const starts = offered(html);
+    expect(starts.length).toBeGreaterThan(10);
+    expect(html).toMatch(/<legend[^>]*>[A-Z][a-z]+day, \d{1,2} [A-Z][a-z]+ 20\d\d<\/legend>/);
+    expect(html).toMatch(/\d\d:\d\d IST/);
+
+    const booked = await book(html, starts[0]!);
+    expect(booked.status).toBe(303);
+    expect(booked.headers.get('location')).toMatch(/\/contact-us\/demo$/);
+    const cookie = booked.headers.get('set-cookie')!.split(';')[0]!;
+    expect(booked.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+    const confirmation = await (
+      await fetch(`${server.url}/contact-us/demo`, { headers: { cookie } })
+    ).text();
+    expect(confirmation).toContain('Your demo is booked');
+    const istTime = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Asia/Kolkata',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(starts[0]!));
+    expect(confirmation).toContain(`${istTime} IST`);
+
+    await until(async () => smtp.received.length >= 3, 60_000);
+    const invitation = smtp.received.find(
+      (mail) =>
+        mail.envelope.to.includes(enquiry.email) &&
+        mail.parsed.subject?.startsWith('Your Nirmaya HIMS demo'),
+    )!;
+    const part = invitation.parsed.attachments.find(
+      (attachment) => attachment.mimeType === 'text/calendar',
+    )!;
+    const text =
+      typeof part.content === 'string' ? part.content : new TextDecoder().decode(part.content);
+    const vevent = new ICAL.Component(ICAL.parse(text) as unknown[]).getFirstSubcomponent(
+      'vevent',
+    )!;
+    expect(new ICAL.Event(vevent).startDate.toJSDate().toISOString()).toBe(
+      new Date(starts[0]!).toISOString(),
+    );
+    console.log(
+      `no JavaScript: ${starts.length} times offered, booked ${starts[0]} (${istTime} IST); ${smtp.received.length} e-mails (enquiry, two invitations)`,
+    );
+  });
+
+  it('with JavaScript in New York: a plain enquiry offers "Book a call with our team" and confirms in the visitor’s zone', async () => {
+    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+    const context = await browser.newContext({ timezoneId: 'America/New_York', locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/contact-us`);
+    for (const [name, value] of Object.entries({
+      ...enquiry,
+      email: 'ravi@clinic.example',
+      subject: 'Pricing',
+    })) {
+      await page.locator(`[name="${name}"]`).fill(value);
+    }
+    await page.waitForTimeout(3_300); // the form token's minimum age
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Book a call with our team' }).count(), {
+        timeout: 30_000,
+      })
+      .toBe(1);
+    expect(await checkWidths(page, 'booking-step')).toEqual([]);
+    const first = page.getByRole('radio').first();
+    const start = (await first.getAttribute('value'))!;
+    await first.check();
+    await page.getByRole('button', { name: 'Book this time' }).click();
+    await page.waitForURL('**/contact-us/demo', { timeout: 30_000 });
+    await expect
+      .poll(() => page.getByTestId('visitor-time').textContent(), { timeout: 30_000 })
+      .toContain(
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: 'America/New_York',
+          hour: '2-digit',
+          minute: '2-digit',
+          timeZoneName: 'short',
+        })
+          .format(new Date(start))
+          .replace(/^0/, ''),
+      );
+    expect(await checkWidths(page, 'booking-confirmed')).toEqual([]);
+    console.log(
+      `JavaScript, New York: ${await page.getByTestId('booked-time').textContent()} / ${await page.getByTestId('visitor-time').textContent()}`,
+    );
+    await context.close();
+  });
+
+  it('without JavaScript: the third visitor for a time both hosts took sees it gone and fresh times', async () => {
+    const pages = [
+      await enquire('first@clinic.example'),
+      await enquire('second@clinic.example'),
+      await enquire('third@clinic.example'),
+    ];
+    const time = offered(pages[2]!).at(-1)!;
+    const answers = [];
+    for (const html of pages) answers.push(await book(html, time));
+    expect(answers.map((answer) => answer.status)).toEqual([303, 303, 303]);
+    expect(
+      answers.map((answer) => answer.headers.get('location')!.replace(/^.*\/contact-us/, '')),
+    ).toEqual(['/demo', '/demo', '/demo?outcome=gone']);
+    const cookie = answers[2]!.headers.get('set-cookie')!.split(';')[0]!;
+    const again = await (
+      await fetch(`${server.url}/contact-us/demo?outcome=gone`, { headers: { cookie } })
+    ).text();
+    expect(again).toContain('Sorry, that time was just taken. Please pick another.');
+    expect(offered(again).length).toBeGreaterThan(0);
+    expect(offered(again)).not.toContain(time);
+    console.log(
+      `slot gone: ${time} booked twice, the third visitor got ${offered(again).length} fresh times`,
+    );
+  });
+
+  it('limits booking posts per client like the form: past RATE_LIMIT_MAX, a notice instead of a booking', async () => {
+    const html = await enquire('fourth@clinic.example');
+    const bogus = hiddenInputs(html).map(([name, value]): [string, string] => [
+      name,
+      name === 'token' ? 'b1.x.y.z' : value,
+    ]);
+    const locations: string[] = [];
+    for (let i = 0; i < 25 && !locations.at(-1)?.endsWith('limited'); i++) {
+      const answer = await fetch(`${server.url}/contact-us`, {
+        method: 'POST',
+        body: form([...bogus, ['start', offered(html)[0]!]]),
+        headers: { origin: server.url },
+        redirect: 'manual',
+      });
+      locations.push(answer.headers.get('location') ?? String(answer.status));
+    }
+    expect(locations.at(-1)).toMatch(/\/contact-us\/demo\?outcome=limited$/);
+    expect(locations.slice(0, -1).every((location) => location.endsWith('outcome=invalid'))).toBe(
+      true,
+    );
+    console.log(`booking limit: ${locations.length - 1} refused posts before the limit`);
+  });
+});
