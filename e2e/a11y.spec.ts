@@ -45,7 +45,9 @@ test.describe('axe-core finds no WCAG 2.2 AA violation', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  test('with the proof-of-work widget of the contact form rendered and solved', async ({ page }) => {
+  test('with the proof-of-work widget of the contact form rendered and solved', async ({
+    page,
+  }) => {
     await page.goto('/contact-us');
     await expect(page.getByRole('checkbox', { name: 'Verified' })).toBeChecked({ timeout: 20_000 });
     expect(await axeViolations(page)).toEqual([]);

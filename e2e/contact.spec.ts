@@ -23,7 +23,8 @@ const visitor = {
 };
 
 test.beforeEach(async ({ context }, testInfo) => {
-  const n = (testInfo.workerIndex * 1000 + testInfo.repeatEachIndex * 100 + Date.now()) % 16_000_000;
+  const n =
+    (testInfo.workerIndex * 1000 + testInfo.repeatEachIndex * 100 + Date.now()) % 16_000_000;
   await context.setExtraHTTPHeaders({
     'X-Forwarded-For': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
   });
@@ -35,7 +36,8 @@ async function open(page: Page, path = '/contact-us') {
 }
 
 async function fill(page: Page, values: Partial<typeof visitor>) {
-  for (const [name, value] of Object.entries(values)) await page.locator(`[name="${name}"]`).fill(value);
+  for (const [name, value] of Object.entries(values))
+    await page.locator(`[name="${name}"]`).fill(value);
 }
 
 async function submitAfterTokenAge(page: Page, openedAt: number) {
@@ -61,7 +63,10 @@ test('shows one heading, the labelled fields and the contact details', async ({ 
   await expect(details).toContainText('Bengaluru');
   await expect(details.getByRole('link', { name: /\+91/ })).toHaveAttribute('href', /^tel:\+91/);
   await expect(details.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
-  await expect(page.getByRole('link', { name: 'Privacy Policy' }).first()).toHaveAttribute('href', '/privacy-policy');
+  await expect(page.getByRole('link', { name: 'Privacy Policy' }).first()).toHaveAttribute(
+    'href',
+    '/privacy-policy',
+  );
 });
 
 test('pre-fills the subject when coming from Schedule a Demo', async ({ page }) => {
@@ -74,9 +79,11 @@ test('pre-fills the subject when coming from Schedule a Demo', async ({ page }) 
 test('lets the browser block an empty form', async ({ page }) => {
   await open(page);
   await page.getByRole('button', { name: 'Submit' }).click();
-  expect(await page.getByLabel('First Name').evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(
-    true,
-  );
+  expect(
+    await page
+      .getByLabel('First Name')
+      .evaluate((input: HTMLInputElement) => input.validity.valueMissing),
+  ).toBe(true);
   await expect(page.getByRole('status')).toHaveText('');
 });
 
@@ -103,12 +110,16 @@ test('loads the proof-of-work widget on the contact page only', async ({ page })
   const proof = page.getByRole('checkbox', { name: 'Verified' });
   await expect(proof).toBeVisible({ timeout: 20_000 });
   await expect(proof).toBeChecked();
-  await expect(page.locator('input[type="hidden"][name="altcha"]')).toHaveValue(/^[A-Za-z0-9+/=]{40,}$/);
+  await expect(page.locator('input[type="hidden"][name="altcha"]')).toHaveValue(
+    /^[A-Za-z0-9+/=]{40,}$/,
+  );
   expect(challenges).toHaveLength(1);
 });
 
 test.describe('with JavaScript', () => {
-  test('shows server errors without a reload, keeps the values and focuses the first error', async ({ page }) => {
+  test('shows server errors without a reload, keeps the values and focuses the first error', async ({
+    page,
+  }) => {
     const openedAt = await open(page);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
     await fill(page, { ...visitor, email: 'asha@hospital' });
@@ -136,7 +147,9 @@ test.describe('with JavaScript', () => {
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('posts the page, shows errors with the values kept, then the confirmation', async ({ page }) => {
+  test('posts the page, shows errors with the values kept, then the confirmation', async ({
+    page,
+  }) => {
     let openedAt = await open(page);
     await fill(page, { ...visitor, organization: '   ' });
     await submitAfterTokenAge(page, openedAt);
@@ -144,7 +157,9 @@ test.describe('without JavaScript', () => {
 
     const organization = page.getByLabel('Organization');
     await expect(organization).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.locator('#contact-organization-error')).toHaveText('Enter your organization.');
+    await expect(page.locator('#contact-organization-error')).toHaveText(
+      'Enter your organization.',
+    );
     await expect(organization).toBeFocused();
     await expect(page.getByRole('status')).toContainText('Please correct the fields');
     await expect(page.getByLabel('Last Name')).toHaveValue(visitor.lastName);
@@ -172,7 +187,9 @@ test('reports the database in the health check', async ({ request }) => {
   });
 });
 
-test('posts the demo request and the page the visitor came from as hidden fields (issue 12)', async ({ page }) => {
+test('posts the demo request and the page the visitor came from as hidden fields (issue 12)', async ({
+  page,
+}) => {
   await page.goto('/products');
   // The module panel's call to action (the header's is hidden below 600 px).
   await page.getByRole('main').getByRole('link', { name: 'Schedule a Demo' }).first().click();

@@ -147,7 +147,10 @@ test.describe('other responses', () => {
     ].map((m) => m[1]!);
     expect(assets.some((asset) => asset.endsWith('.js'))).toBe(true);
     expect(assets.some((asset) => asset.endsWith('.css'))).toBe(true);
-    expect(assets.some((asset) => asset.endsWith('.svg')), 'the illustrations are hashed').toBe(true);
+    expect(
+      assets.some((asset) => asset.endsWith('.svg')),
+      'the illustrations are hashed',
+    ).toBe(true);
     expect(
       assets.some((asset) => asset.endsWith('.woff2')),
       'the font is preloaded',

@@ -21,16 +21,24 @@ test.describe('routes', () => {
       await expect(page.getByRole('banner')).toBeVisible();
       await expect(page.getByRole('contentinfo')).toBeVisible();
       const main = page.getByRole('main');
-      await expect(main.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute('href', '/');
+      await expect(main.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute(
+        'href',
+        '/',
+      );
       for (const [index, title] of moduleTitles.entries()) {
-        await expect(main.getByRole('link', { name: title, exact: true })).toHaveAttribute('href', `/products/${index}`);
+        await expect(main.getByRole('link', { name: title, exact: true })).toHaveAttribute(
+          'href',
+          `/products/${index}`,
+        );
       }
     });
   }
 });
 
 test.describe('navigation bar', () => {
-  test('Products dropdown lists the nine modules in order with their links', async ({ page }, { project }) => {
+  test('Products dropdown lists the nine modules in order with their links', async ({ page }, {
+    project,
+  }) => {
     test.skip(isMobile(project.name), 'desktop navigation');
     await page.goto('/about-us');
     const nav = page.getByRole('navigation', { name: 'Main' });
@@ -47,23 +55,34 @@ test.describe('navigation bar', () => {
     }
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
-    await expect(page.getByRole('banner').getByRole('link', { name: 'Schedule a Demo' })).toHaveAttribute(
-      'href',
-      '/contact-us?subject=demo',
-    );
+    await expect(
+      page.getByRole('banner').getByRole('link', { name: 'Schedule a Demo' }),
+    ).toHaveAttribute('href', '/contact-us?subject=demo');
   });
 
-  test('switching modules from the menu changes the tab without a full page load', async ({ page }, { project }) => {
+  test('switching modules from the menu changes the tab without a full page load', async ({
+    page,
+  }, { project }) => {
     test.skip(isMobile(project.name), 'desktop navigation');
     await page.goto('/products/1');
     await expect(page.getByRole('tab', { selected: true })).toHaveText('Clinical Services');
     await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same document'));
-    await page.getByRole('navigation', { name: 'Main' }).getByText('Products', { exact: true }).click();
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'PACS Integration' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByText('Products', { exact: true })
+      .click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'PACS Integration' })
+      .click();
     await expect(page).toHaveURL(/\/products\/7$/);
     await expect(page.getByRole('tab', { selected: true })).toHaveText('PACS Integration');
-    await expect(page.getByRole('tabpanel').getByRole('heading', { level: 2 })).toHaveText('PACS Integration');
-    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same document');
+    await expect(page.getByRole('tabpanel').getByRole('heading', { level: 2 })).toHaveText(
+      'PACS Integration',
+    );
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe(
+      'same document',
+    );
   });
 
   test('the mobile menu opens and closes at 375 px', async ({ page }, { project }) => {
@@ -78,7 +97,9 @@ test.describe('navigation bar', () => {
     const menu = page.getByRole('navigation', { name: 'Main' });
     await expect(menu).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Home' })).toBeFocused();
-    await expect(menu.getByRole('list', { name: 'Products' }).getByRole('link')).toHaveText([...moduleTitles]);
+    await expect(menu.getByRole('list', { name: 'Products' }).getByRole('link')).toHaveText([
+      ...moduleTitles,
+    ]);
     // Escape closes it and gives focus back to the toggle.
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
@@ -110,14 +131,21 @@ test.describe('product tabs', () => {
       const tabs = page.getByRole('tab');
       await expect(tabs).toHaveText([...moduleTitles]);
       await expect(page.getByRole('tab', { selected: true })).toHaveText(moduleTitles[index]);
-      await expect(page.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', `product-tab-${index}`);
-      await expect(page.getByRole('tabpanel').getByRole('heading', { level: 2 })).toHaveText(moduleTitles[index]);
+      await expect(page.getByRole('tabpanel')).toHaveAttribute(
+        'aria-labelledby',
+        `product-tab-${index}`,
+      );
+      await expect(page.getByRole('tabpanel').getByRole('heading', { level: 2 })).toHaveText(
+        moduleTitles[index],
+      );
     });
   }
 
   test('tabs are vertical at 968 px and horizontal at 967 px', async ({ page }) => {
     const geometry = async () => {
-      const [a, b] = await Promise.all([0, 1].map((i) => page.getByRole('tab').nth(i).boundingBox()));
+      const [a, b] = await Promise.all(
+        [0, 1].map((i) => page.getByRole('tab').nth(i).boundingBox()),
+      );
       return { sameRow: Math.abs(a!.y - b!.y) < 2, sameColumn: Math.abs(a!.x - b!.x) < 2 };
     };
     await page.setViewportSize({ width: 968, height: 800 });
@@ -147,7 +175,9 @@ test.describe('product tabs', () => {
     await expect(page.getByRole('tab', { selected: true })).toHaveText('SNOMED CT Support');
   });
 
-  test('each panel is server-rendered module content of at least 150 words', async ({ browser }) => {
+  test('each panel is server-rendered module content of at least 150 words', async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     for (const [index, title] of moduleTitles.entries()) {
@@ -191,7 +221,9 @@ test.describe('breadcrumbs', () => {
   });
 });
 
-test('links prefetch prerendered pages, but not the contact form nor the page being shown', async ({ page }) => {
+test('links prefetch prerendered pages, but not the contact form nor the page being shown', async ({
+  page,
+}) => {
   const prefetched: string[] = [];
   page.on('request', (request) => {
     if (request.headers()['next-router-prefetch']) prefetched.push(new URL(request.url()).pathname);
@@ -206,7 +238,10 @@ test('links prefetch prerendered pages, but not the contact form nor the page be
   expect(prefetched).not.toContain('/');
 });
 
-test('every script a page runs at start-up asks V8 to compile it eagerly', async ({ page, request }) => {
+test('every script a page runs at start-up asks V8 to compile it eagerly', async ({
+  page,
+  request,
+}) => {
   for (const path of ['/', '/products/2', '/contact-us']) {
     // The scripts of the HTML as served: chunks loaded later on demand (e.g. the contact form's
     // proof-of-work widget) are not start-up scripts and keep lazy compilation.
@@ -239,18 +274,35 @@ test('every route change scrolls to the top', async ({ page }) => {
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
 
-test('footer: company, legal and service links, contact block, social icons, year', async ({ page }) => {
+test('footer: company, legal and service links, contact block, social icons, year', async ({
+  page,
+}) => {
   await page.goto('/');
   const footer = page.getByRole('contentinfo');
   await expect(footer.getByRole('link', { name: 'About Us' })).toHaveAttribute('href', '/about-us');
-  await expect(footer.getByRole('link', { name: 'Terms & Conditions' })).toHaveAttribute('href', '/terms-conditions');
-  await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
+  await expect(footer.getByRole('link', { name: 'Terms & Conditions' })).toHaveAttribute(
+    'href',
+    '/terms-conditions',
+  );
+  await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+    'href',
+    '/privacy-policy',
+  );
   for (const [index, title] of moduleTitles.entries()) {
-    await expect(footer.getByRole('link', { name: title, exact: true })).toHaveAttribute('href', `/products/${index}`);
+    await expect(footer.getByRole('link', { name: title, exact: true })).toHaveAttribute(
+      'href',
+      `/products/${index}`,
+    );
   }
   await expect(footer.locator('address')).toContainText('Bengaluru');
-  await expect(footer.getByRole('link', { name: '+91 80 0000 0000' })).toHaveAttribute('href', 'tel:+918000000000');
-  await expect(footer.getByRole('link', { name: 'hello@nirmaya.example' })).toHaveAttribute('href', 'mailto:hello@nirmaya.example');
+  await expect(footer.getByRole('link', { name: '+91 80 0000 0000' })).toHaveAttribute(
+    'href',
+    'tel:+918000000000',
+  );
+  await expect(footer.getByRole('link', { name: 'hello@nirmaya.example' })).toHaveAttribute(
+    'href',
+    'mailto:hello@nirmaya.example',
+  );
   const social = footer.getByRole('list', { name: 'Social media' }).getByRole('listitem');
   await expect(social).toHaveCount(3);
   for (const name of ['LinkedIn', 'X', 'YouTube']) {
@@ -259,7 +311,7 @@ test('footer: company, legal and service links, contact block, social icons, yea
   await expect(footer).toContainText(`© ${new Date().getFullYear()} Nirmaya Health`);
 });
 
-test('the copyright year follows the visitor\'s clock, not the build', async ({ page }) => {
+test("the copyright year follows the visitor's clock, not the build", async ({ page }) => {
   await page.clock.setFixedTime(new Date('2031-03-01T10:00:00Z'));
   await page.goto('/about-us');
   await expect(page.getByRole('contentinfo')).toContainText('© 2031 Nirmaya Health');
@@ -272,9 +324,11 @@ test.describe('without JavaScript', () => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
       // Nothing is left hidden by the reveal animation.
-      const hidden = await page.locator('[data-reveal]').evaluateAll((elements) =>
-        elements.filter((el) => getComputedStyle(el).opacity !== '1').length,
-      );
+      const hidden = await page
+        .locator('[data-reveal]')
+        .evaluateAll(
+          (elements) => elements.filter((el) => getComputedStyle(el).opacity !== '1').length,
+        );
       expect(hidden).toBe(0);
       const words = (await page.getByRole('main').innerText()).split(/\s+/).filter(Boolean).length;
       expect(words).toBeGreaterThan(60);
@@ -296,7 +350,9 @@ test.describe('under prefers-reduced-motion', () => {
   test('nothing moves: no hero animation, no reveal', async ({ page }) => {
     await page.goto('/');
     const hero = page.locator('.animate-hero-rise');
-    const duration = await hero.evaluate((el) => parseFloat(getComputedStyle(el).animationDuration));
+    const duration = await hero.evaluate((el) =>
+      parseFloat(getComputedStyle(el).animationDuration),
+    );
     expect(duration).toBeLessThan(0.001);
     await expect(page.locator('[data-reveal="pending"]')).toHaveCount(0);
     const card = page.locator('section[aria-labelledby="modules-heading"] [data-reveal]').last();

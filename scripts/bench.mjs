@@ -156,10 +156,16 @@ async function measureSite() {
         ]),
       );
 
-      section(`HTML req/s: reference edge (cache warm) vs the instance vs nginx from disk (${LOAD_SECONDS} s each)`);
-      results.edge = await measureEdgeThroughput(server.url, path.join(repo, distDir, 'server', 'app'), {
-        seconds: LOAD_SECONDS,
-      });
+      section(
+        `HTML req/s: reference edge (cache warm) vs the instance vs nginx from disk (${LOAD_SECONDS} s each)`,
+      );
+      results.edge = await measureEdgeThroughput(
+        server.url,
+        path.join(repo, distDir, 'server', 'app'),
+        {
+          seconds: LOAD_SECONDS,
+        },
+      );
       printTable(
         ['route', 'instance', 'edge', 'disk', 'edge/instance', 'disk/edge', 'failed'],
         results.edge.map((r) => [
@@ -201,7 +207,8 @@ async function compileHintsAB(env) {
       if (side === 'without') await removeCompileHints(build);
       const site = await startSite(env);
       try {
-        for (const route of AB_ROUTES) sides[`${side} ${route}`] = await lighthouseMedian(`${site.edge.url}${route}`, runs);
+        for (const route of AB_ROUTES)
+          sides[`${side} ${route}`] = await lighthouseMedian(`${site.edge.url}${route}`, runs);
       } finally {
         await site.stop();
       }
@@ -215,10 +222,15 @@ async function compileHintsAB(env) {
   }
   printTable(
     ['route', 'TBT with', 'TBT without', 'LCP with', 'LCP without'],
-    results.compileHintsAB.map((r) => [r.route, fmt(r.with.tbtMs), fmt(r.without.tbtMs), fmt(r.with.lcpMs), fmt(r.without.lcpMs)]),
-  )
+    results.compileHintsAB.map((r) => [
+      r.route,
+      fmt(r.with.tbtMs),
+      fmt(r.without.tbtMs),
+      fmt(r.with.lcpMs),
+      fmt(r.without.lcpMs),
+    ]),
+  );
 }
-
 
 let failed = false;
 try {

@@ -24,9 +24,17 @@ describe('npm run leads (PGlite)', () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-cli-'));
     const database = await openDatabase({ dataDir });
     await database.migrate();
-    await submitEnquiry(formData({ email: 'asha@hospital.example', subject: '=cmd()' }), request(), deps(database.db));
+    await submitEnquiry(
+      formData({ email: 'asha@hospital.example', subject: '=cmd()' }),
+      request(),
+      deps(database.db),
+    );
     await submitEnquiry(formData({ email: 'ravi@clinic.example' }), request(), deps(database.db));
-    await submitEnquiry(formData({ email: 'bot@spam.example', message: 'cheap pills' }, { honeypot: 'x' }), request(), deps(database.db));
+    await submitEnquiry(
+      formData({ email: 'bot@spam.example', message: 'cheap pills' }, { honeypot: 'x' }),
+      request(),
+      deps(database.db),
+    );
     await database.close();
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
@@ -45,7 +53,9 @@ describe('npm run leads (PGlite)', () => {
     );
     expect((await leads(dataDir, 'export', '--format', 'csv')).stdout).not.toContain('asha@');
     expect((await leads(dataDir, 'retry')).stdout).toContain('Re-queued 0 failed notifications.');
-    expect((await leads(dataDir, 'purge')).stdout).toContain('Deleted 0 enquiries older than 365 days (spam: 30 days).');
+    expect((await leads(dataDir, 'purge')).stdout).toContain(
+      'Deleted 0 enquiries older than 365 days (spam: 30 days).',
+    );
   }, 120_000);
 
   it('lists quarantined enquiries for review and releases one once', async () => {
@@ -56,16 +66,22 @@ describe('npm run leads (PGlite)', () => {
     expect(spam[0]).not.toContain('cheap pills');
     expect((await leads(dataDir, 'spam', '--message')).stdout).toContain('cheap pills');
     expect((await leads(dataDir, 'list')).stdout).not.toContain('bot@spam.example');
-    expect((await leads(dataDir, 'list', '--include-spam')).stdout).toMatch(/bot@spam\.example.*\tspam/);
+    expect((await leads(dataDir, 'list', '--include-spam')).stdout).toMatch(
+      /bot@spam\.example.*\tspam/,
+    );
 
     expect((await leads(dataDir, 'release', reference!)).stdout).toContain(`Released ${reference}`);
     expect((await leads(dataDir, 'release', reference!)).stdout).toContain('nothing queued');
     expect((await leads(dataDir, 'spam')).stdout).toBe('');
     expect((await leads(dataDir, 'list')).stdout).toMatch(/bot@spam\.example.*\tpending/);
-    await expect(leads(dataDir, 'release', 'NH-0000000000')).rejects.toThrow(/No enquiry NH-0000000000/);
+    await expect(leads(dataDir, 'release', 'NH-0000000000')).rejects.toThrow(
+      /No enquiry NH-0000000000/,
+    );
   }, 120_000);
 
   it('refuses an unknown export format', async () => {
-    await expect(leads(dataDir, 'export', '--format', 'xlsx')).rejects.toThrow(/Allowed choices are csv/);
+    await expect(leads(dataDir, 'export', '--format', 'xlsx')).rejects.toThrow(
+      /Allowed choices are csv/,
+    );
   }, 60_000);
 });

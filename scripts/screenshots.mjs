@@ -8,7 +8,17 @@ import { CHROME_FLAGS, CHROME_PATH } from './chromium.mjs';
 const [baseURL = 'http://127.0.0.1:3000', outDir = 'screenshots', ...only] = process.argv.slice(2);
 const routes = only.length
   ? only
-  : ['/', '/products/0', '/products/5', '/about-us', '/contact-us', '/terms-conditions', '/privacy-policy', '/accessibility', '/resources'];
+  : [
+      '/',
+      '/products/0',
+      '/products/5',
+      '/about-us',
+      '/contact-us',
+      '/terms-conditions',
+      '/privacy-policy',
+      '/accessibility',
+      '/resources',
+    ];
 const widths = [375, 768, 1280];
 
 await mkdir(outDir, { recursive: true });
@@ -31,7 +41,9 @@ for (const width of widths) {
     await page.waitForTimeout(1100);
     const name = `${route === '/' ? 'home' : route.slice(1).replaceAll('/', '-')}-${width}.png`;
     await page.screenshot({ path: `${outDir}/${name}`, fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
     console.log(`${name}${overflow > 0 ? `  horizontal overflow ${overflow}px` : ''}`);
   }
   await page.close();

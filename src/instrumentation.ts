@@ -3,7 +3,8 @@
  * Node.js server process. Skipped in the Edge runtime and during `next build`.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
+  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build')
+    return;
   const { startServer } = await import('./server/startup');
   await startServer();
 }

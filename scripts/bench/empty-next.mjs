@@ -42,7 +42,8 @@ export function prepareEmptyNext(repoDir, dir = '/tmp/empty-next') {
   rmSync(path.join(dir, 'app'), { recursive: true, force: true });
   rmSync(path.join(dir, '.next'), { recursive: true, force: true });
   mkdirSync(path.join(dir, 'app'), { recursive: true });
-  for (const [file, text] of Object.entries(files(repoDir))) writeFileSync(path.join(dir, file), text);
+  for (const [file, text] of Object.entries(files(repoDir)))
+    writeFileSync(path.join(dir, file), text);
   if (!existsSync(path.join(dir, 'node_modules', 'next'))) {
     rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true });
     const { status } = spawnSync(

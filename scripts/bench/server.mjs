@@ -26,7 +26,11 @@ export function buildNext(cwd, env) {
   const afterBuild = path.join(cwd, 'scripts', 'build', 'after-build.mts');
   if (!existsSync(afterBuild)) return;
   const tsx = path.join(cwd, 'node_modules', '.bin', 'tsx');
-  const step = spawnSync(tsx, [afterBuild], { cwd, env: { ...process.env, ...env }, stdio: 'inherit' });
+  const step = spawnSync(tsx, [afterBuild], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: 'inherit',
+  });
   if (step.status !== 0) throw new Error(`${afterBuild} failed (exit ${step.status})`);
 }
 

@@ -26,23 +26,32 @@ const MANIFEST_SUFFIX = '_client-reference-manifest.js';
  *   fails with this message instead of silently shipping without hints.
  */
 export async function startupChunks(distDir) {
-  const buildManifest = JSON.parse(await readFile(path.join(distDir, 'build-manifest.json'), 'utf8'));
+  const buildManifest = JSON.parse(
+    await readFile(path.join(distDir, 'build-manifest.json'), 'utf8'),
+  );
   const rootMainFiles = buildManifest.rootMainFiles ?? [];
-  if (rootMainFiles.length === 0) throw shapeError(`${distDir}/build-manifest.json names no rootMainFiles`);
+  if (rootMainFiles.length === 0)
+    throw shapeError(`${distDir}/build-manifest.json names no rootMainFiles`);
   const chunks = new Set(rootMainFiles);
   const appDir = path.join(distDir, 'server', 'app');
-  const files = (await readdir(appDir, { recursive: true })).filter((name) => name.endsWith(MANIFEST_SUFFIX));
+  const files = (await readdir(appDir, { recursive: true })).filter((name) =>
+    name.endsWith(MANIFEST_SUFFIX),
+  );
   if (files.length === 0) throw shapeError(`no *${MANIFEST_SUFFIX} under ${appDir}`);
   for (const file of files) {
     // Each manifest is a script assigning globalThis.__RSC_MANIFEST[route] = { entryJSFiles, … }.
     const context = {};
     vm.runInNewContext(await readFile(path.join(appDir, file), 'utf8'), context);
     const manifests = Object.values(context.__RSC_MANIFEST ?? {});
-    if (manifests.length === 0 || manifests.some((manifest) => typeof manifest?.entryJSFiles !== 'object')) {
+    if (
+      manifests.length === 0 ||
+      manifests.some((manifest) => typeof manifest?.entryJSFiles !== 'object')
+    ) {
       throw shapeError(`${file} assigns no __RSC_MANIFEST entry with entryJSFiles`);
     }
     for (const manifest of manifests) {
-      for (const entry of Object.values(manifest.entryJSFiles)) for (const chunk of entry) chunks.add(chunk);
+      for (const entry of Object.values(manifest.entryJSFiles))
+        for (const chunk of entry) chunks.add(chunk);
     }
   }
   return [...chunks].filter((chunk) => chunk.endsWith('.js')).sort();

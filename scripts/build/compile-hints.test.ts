@@ -30,7 +30,8 @@ async function fakeBuild(distDir: string) {
   }
 }
 
-const chunk = (distDir: string, name: string) => readFile(path.join(distDir, 'static', 'chunks', `${name}.js`), 'utf8');
+const chunk = (distDir: string, name: string) =>
+  readFile(path.join(distDir, 'static', 'chunks', `${name}.js`), 'utf8');
 
 describe('addCompileHints', () => {
   let distDir: string;
@@ -77,10 +78,21 @@ describe('addCompileHints', () => {
 
   it('fails loudly, never skips, when the client reference manifests change shape', async () => {
     await fakeBuild(distDir);
-    const manifest = path.join(distDir, 'server', 'app', 'contact-us', 'page_client-reference-manifest.js');
-    await writeFile(manifest, 'globalThis.__RSC_MANIFEST = { "/contact-us/page": { clientModules: {} } };');
+    const manifest = path.join(
+      distDir,
+      'server',
+      'app',
+      'contact-us',
+      'page_client-reference-manifest.js',
+    );
+    await writeFile(
+      manifest,
+      'globalThis.__RSC_MANIFEST = { "/contact-us/page": { clientModules: {} } };',
+    );
     await expect(addCompileHints(distDir)).rejects.toThrow(/changed shape.*entryJSFiles/);
     await rm(manifest);
-    await expect(addCompileHints(distDir)).rejects.toThrow(/changed shape.*client-reference-manifest/);
+    await expect(addCompileHints(distDir)).rejects.toThrow(
+      /changed shape.*client-reference-manifest/,
+    );
   });
 });

@@ -26,7 +26,10 @@ const inter = localFont({
 
 export const metadata: Metadata = {
   metadataBase: siteUrl(),
-  title: { default: `${site.product}: hospital information management | ${site.name}`, template: `%s | ${site.name}` },
+  title: {
+    default: `${site.product}: hospital information management | ${site.name}`,
+    template: `%s | ${site.name}`,
+  },
   description: site.description,
   applicationName: site.name,
 };

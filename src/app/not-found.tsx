@@ -24,7 +24,10 @@ export default function NotFound() {
       <ul className="mt-1.5 grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
         {productLinks.map(({ id, title, link }) => (
           <li key={id}>
-            <Link href={link} className="text-brand-800 underline underline-offset-4 hover:text-brand-900">
+            <Link
+              href={link}
+              className="text-brand-800 underline underline-offset-4 hover:text-brand-900"
+            >
               {title}
             </Link>
           </li>

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildBreadcrumbs, collapseBreadcrumbs, crumbLabel } from './breadcrumbs';
 
 const shape = (path: string) =>
-  buildBreadcrumbs(path).map(({ label, href, current }) => `${label}|${href}${current ? '|*' : ''}`);
+  buildBreadcrumbs(path).map(
+    ({ label, href, current }) => `${label}|${href}${current ? '|*' : ''}`,
+  );
 
 describe('buildBreadcrumbs (spec §2)', () => {
   it.each([
@@ -21,7 +23,10 @@ describe('buildBreadcrumbs (spec §2)', () => {
     // Edge cases: empty segments, case, parseInt semantics, trailing slash, encoding.
     ['//about-us//', ['Home|/', 'About Us|/about-us|*']],
     ['/ABOUT-us', ['Home|/', 'About Us|/ABOUT-us|*']],
-    ['/products/12abc/reviews', ['Home|/', 'Products|/products', 'Reviews|/products/12abc/reviews|*']],
+    [
+      '/products/12abc/reviews',
+      ['Home|/', 'Products|/products', 'Reviews|/products/12abc/reviews|*'],
+    ],
     ['/products/-4', ['Home|/', 'Products|/products|*']],
     ['/a--b', ['Home|/', 'A B|/a--b|*']],
     ['/caf%C3%A9-menu', ['Home|/', 'Café Menu|/caf%C3%A9-menu|*']],
@@ -38,7 +43,8 @@ describe('crumbLabel', () => {
 });
 
 describe('collapseBreadcrumbs', () => {
-  const trail = (n: number) => buildBreadcrumbs('/' + Array.from({ length: n - 1 }, (_, i) => `s${i}`).join('/'));
+  const trail = (n: number) =>
+    buildBreadcrumbs('/' + Array.from({ length: n - 1 }, (_, i) => `s${i}`).join('/'));
 
   it('keeps a trail of 8 items whole', () => {
     expect(collapseBreadcrumbs(trail(8))).toHaveLength(8);

@@ -12,7 +12,11 @@ const violation = (blocked: string): CspViolation => ({
 describe('createViolationLog', () => {
   it('writes each violation until the window is full, then counts the rest once', () => {
     const entries: ViolationEntry[] = [];
-    const record = createViolationLog({ maxPerWindow: 2, windowMs: 60_000, write: (entry) => entries.push(entry) });
+    const record = createViolationLog({
+      maxPerWindow: 2,
+      windowMs: 60_000,
+      write: (entry) => entries.push(entry),
+    });
     record([violation('a'), violation('b'), violation('c')], 0);
     record([violation('d')], 59_999);
     expect(entries).toEqual([
@@ -28,7 +32,11 @@ describe('createViolationLog', () => {
 
   it('writes no count when nothing was left out', () => {
     const entries: ViolationEntry[] = [];
-    const record = createViolationLog({ maxPerWindow: 5, windowMs: 1_000, write: (entry) => entries.push(entry) });
+    const record = createViolationLog({
+      maxPerWindow: 5,
+      windowMs: 1_000,
+      write: (entry) => entries.push(entry),
+    });
     record([violation('a')], 0);
     record([violation('b')], 5_000);
     expect(entries.map((entry) => entry.event)).toEqual(['csp_violation', 'csp_violation']);

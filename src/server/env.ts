@@ -173,7 +173,9 @@ const envSchema = z
     DEMO_CLOSED_DATES: closedDates,
     DEMO_BOOKING_DAYS: positiveInt(14),
     DEMO_REMINDER_HOURS: positiveInt(24),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
   })
   .refine((env) => !env.SMTP_URL || env.LEADS_TO, {
     message: 'LEADS_TO is required when SMTP_URL is set.',

@@ -21,7 +21,11 @@ export function staticImages(): Plugin {
         if (!Number.isFinite(value)) throw new Error(`${file}: the <svg> element has no ${name}`);
         return value;
       };
-      const image = { src: `/_next/static/media/${path.basename(file)}`, width: size('width'), height: size('height') };
+      const image = {
+        src: `/_next/static/media/${path.basename(file)}`,
+        width: size('width'),
+        height: size('height'),
+      };
       return `export default ${JSON.stringify(image)};`;
     },
   };

@@ -12,10 +12,15 @@ import { home } from '@/content/home';
  */
 export function HeroSection() {
   return (
-    <section aria-labelledby="hero-heading" className="overflow-hidden bg-gradient-to-b from-brand-50 to-white">
+    <section
+      aria-labelledby="hero-heading"
+      className="overflow-hidden bg-gradient-to-b from-brand-50 to-white"
+    >
       <div className="mx-auto grid max-w-page items-center gap-4 px-2 py-5 sm:px-3 md:grid-cols-[1.05fr_1fr] md:py-8">
         <div className="animate-hero-rise">
-          <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">{home.hero.eyebrow}</p>
+          <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">
+            {home.hero.eyebrow}
+          </p>
           <h1 id="hero-heading" className="mt-1 text-4xl leading-tight sm:text-5xl">
             {home.hero.heading}
           </h1>

@@ -24,7 +24,10 @@ export function ModulesSection() {
                 <span>
                   <span className="flex items-center gap-0.5 font-semibold text-ink group-hover:text-brand-800">
                     {title}
-                    <ArrowRight aria-hidden="true" className="size-2 transition-transform group-hover:translate-x-0.5" />
+                    <ArrowRight
+                      aria-hidden="true"
+                      className="size-2 transition-transform group-hover:translate-x-0.5"
+                    />
                   </span>
                   <span className="mt-0.5 block text-[0.9375rem] text-slate-700">{summary}</span>
                 </span>

@@ -12,7 +12,13 @@ export const NO_OFFERINGS_TEXT = 'No products available at the moment.';
  *
  * @param offerings The offerings to list, in order.
  */
-export function WhatWeDoSection({ offerings, lead }: { offerings: readonly Offering[]; lead: string }) {
+export function WhatWeDoSection({
+  offerings,
+  lead,
+}: {
+  offerings: readonly Offering[];
+  lead: string;
+}) {
   return (
     <Section aria-labelledby="what-we-do">
       <SectionHeading id="what-we-do" title="What We Do" lead={lead} />

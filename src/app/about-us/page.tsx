@@ -33,14 +33,20 @@ export default function AboutPage() {
             {/* A <div> in a <dl> may hold only its <dt> and <dd>: the icon sits in the <dt>, placed in the padding. */}
             <div className="relative rounded border border-slate-200 bg-white p-2 pl-[3.25rem] shadow-sm">
               <dt className="text-sm font-semibold tracking-wide text-muted uppercase">
-                <CalendarCheck2 aria-hidden="true" className="absolute top-2 left-2 size-3 text-brand-700" />
+                <CalendarCheck2
+                  aria-hidden="true"
+                  className="absolute top-2 left-2 size-3 text-brand-700"
+                />
                 Established
               </dt>
               <dd className="text-3xl font-bold tracking-tight">{site.foundedYear}</dd>
             </div>
             <div className="relative rounded border border-slate-200 bg-white p-2 pl-[3.25rem] shadow-sm">
               <dt className="text-sm font-semibold tracking-wide text-muted uppercase">
-                <GitBranch aria-hidden="true" className="absolute top-2 left-2 size-3 text-brand-700" />
+                <GitBranch
+                  aria-hidden="true"
+                  className="absolute top-2 left-2 size-3 text-brand-700"
+                />
                 Open source
               </dt>
               <dd className="font-semibold">Contributes to open-source health projects</dd>

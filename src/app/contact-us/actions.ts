@@ -9,6 +9,9 @@ import { submitContactForm } from '@/server/contact/service';
  * POST without JavaScript). Validation, spam checks, storage and the e-mail job live in
  * src/server/contact; this only hands over the request headers. Never throws.
  */
-export async function sendEnquiry(_previous: ContactFormState, formData: FormData): Promise<ContactFormState> {
+export async function sendEnquiry(
+  _previous: ContactFormState,
+  formData: FormData,
+): Promise<ContactFormState> {
   return submitContactForm(formData, await headers());
 }

@@ -26,7 +26,10 @@ export function Confirmation({
       </h2>
       <p className="mt-1">
         Your reference number is{' '}
-        <strong data-testid="enquiry-reference" className="font-mono text-lg tracking-wide text-brand-800">
+        <strong
+          data-testid="enquiry-reference"
+          className="font-mono text-lg tracking-wide text-brand-800"
+        >
           {reference}
         </strong>
         . Please quote it if you contact us about this enquiry.
@@ -35,7 +38,9 @@ export function Confirmation({
       <h3 className="mt-2 text-lg">What happens next</h3>
       <ol className="mt-1 list-decimal space-y-0.5 pl-3">
         <li>Our team reads your enquiry and replies by e-mail to the address you gave.</li>
-        <li>If you asked for a demo, we suggest times for a session with the {site.product} team.</li>
+        <li>
+          If you asked for a demo, we suggest times for a session with the {site.product} team.
+        </li>
         <li>
           If it is urgent, call us on{' '}
           <a href={phoneHref} className="font-semibold text-brand-800 underline underline-offset-2">

@@ -137,7 +137,11 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
       </p>
 
       {state.status === 'accepted' ? (
-        <Confirmation reference={state.reference} headingRef={confirmationRef} booking={state.booking} />
+        <Confirmation
+          reference={state.reference}
+          headingRef={confirmationRef}
+          booking={state.booking}
+        />
       ) : (
         <form
           ref={formRef}

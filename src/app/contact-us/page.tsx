@@ -31,11 +31,14 @@ export default async function ContactPage({ searchParams }: ContactPageProps) {
     <div className="mx-auto max-w-page px-2 py-4 sm:px-3 md:py-6">
       <h1 className="text-4xl sm:text-5xl">Contact Us</h1>
       <p className="mt-1.5 max-w-3xl text-lg text-slate-700">
-        Tell us about your hospital or health facility and what you need from {site.product}. Ask a question or
-        request a demo, and our team will get back to you.
+        Tell us about your hospital or health facility and what you need from {site.product}. Ask a
+        question or request a demo, and our team will get back to you.
       </p>
       <div className="mt-4 grid items-start gap-3 md:grid-cols-[minmax(0,1fr)_20rem] md:gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <section aria-labelledby="contact-form-heading" className="rounded border border-slate-200 bg-white p-2 shadow-sm sm:p-3 md:p-4">
+        <section
+          aria-labelledby="contact-form-heading"
+          className="rounded border border-slate-200 bg-white p-2 shadow-sm sm:p-3 md:p-4"
+        >
           <h2 id="contact-form-heading" className="mb-2 text-2xl">
             Send us a message
           </h2>

@@ -18,7 +18,9 @@ export default function ProductsLayout({ children }: { children: React.ReactNode
           className="absolute inset-0 hidden h-full w-full object-cover object-right lg:block"
         />
         <div className="relative mx-auto max-w-page px-2 py-5 sm:px-3 md:py-7">
-          <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">{site.product}</p>
+          <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">
+            {site.product}
+          </p>
           <h1 id="products-heading" className="mt-1 max-w-2xl text-4xl sm:text-5xl">
             {products.heading}
           </h1>

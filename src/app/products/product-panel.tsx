@@ -19,7 +19,13 @@ export function ProductPanel({ index }: { index: number }) {
   const next = modules[index + 1];
 
   return (
-    <div role="tabpanel" id={PRODUCT_PANEL_ID} aria-labelledby={productTabId(index)} tabIndex={0} className="min-w-0 rounded focus-visible:outline-offset-8">
+    <div
+      role="tabpanel"
+      id={PRODUCT_PANEL_ID}
+      aria-labelledby={productTabId(index)}
+      tabIndex={0}
+      className="min-w-0 rounded focus-visible:outline-offset-8"
+    >
       <div className="flex items-center gap-1.5">
         <span className="flex size-6 shrink-0 items-center justify-center rounded-cta bg-brand-50 text-brand-700">
           <Icon aria-hidden="true" className="size-3.5" />
@@ -34,12 +40,18 @@ export function ProductPanel({ index }: { index: number }) {
       ))}
       <div className="mt-4 grid gap-2 md:grid-cols-2">
         {features.map((group) => (
-          <section key={group.heading} className="rounded border border-slate-200 bg-white p-2 shadow-sm">
+          <section
+            key={group.heading}
+            className="rounded border border-slate-200 bg-white p-2 shadow-sm"
+          >
             <h3 className="text-lg">{group.heading}</h3>
             <ul className="mt-1 space-y-0.5 text-[0.9375rem] text-slate-700">
               {group.items.map((item) => (
                 <li key={item} className="flex gap-1">
-                  <CheckCircle2 aria-hidden="true" className="mt-0.5 size-2 shrink-0 text-brand-700" />
+                  <CheckCircle2
+                    aria-hidden="true"
+                    className="mt-0.5 size-2 shrink-0 text-brand-700"
+                  />
                   {item}
                 </li>
               ))}
@@ -51,9 +63,15 @@ export function ProductPanel({ index }: { index: number }) {
         <p className="flex-1 font-medium">See {title} working with your own workflows.</p>
         <CtaLink href={demoHref}>Schedule a Demo</CtaLink>
       </div>
-      <nav aria-label="More modules" className="mt-3 flex flex-wrap justify-between gap-2 text-brand-800">
+      <nav
+        aria-label="More modules"
+        className="mt-3 flex flex-wrap justify-between gap-2 text-brand-800"
+      >
         {previous ? (
-          <Link href={previous.link} className="flex items-center gap-0.5 underline-offset-4 hover:underline">
+          <Link
+            href={previous.link}
+            className="flex items-center gap-0.5 underline-offset-4 hover:underline"
+          >
             <ArrowLeft aria-hidden="true" className="size-2" />
             {previous.title}
           </Link>
@@ -61,7 +79,10 @@ export function ProductPanel({ index }: { index: number }) {
           <span />
         )}
         {next && (
-          <Link href={next.link} className="flex items-center gap-0.5 underline-offset-4 hover:underline">
+          <Link
+            href={next.link}
+            className="flex items-center gap-0.5 underline-offset-4 hover:underline"
+          >
             {next.title}
             <ArrowRight aria-hidden="true" className="size-2" />
           </Link>

@@ -27,7 +27,11 @@ const subscribe = (onChange: () => void) => {
 export function ProductTabs() {
   const params = useParams<{ id?: string }>();
   const selected = parseProductId(params.id) ?? 0;
-  const vertical = useSyncExternalStore(subscribe, () => window.matchMedia(query).matches, () => true);
+  const vertical = useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(query).matches,
+    () => true,
+  );
   const listRef = useRef<HTMLDivElement>(null);
 
   const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {

@@ -24,8 +24,13 @@ export function Breadcrumbs({ siteUrl }: { siteUrl: string }) {
     <nav aria-label="Breadcrumb" className="border-b border-slate-200 bg-surface">
       <ol className="mx-auto flex max-w-page flex-wrap items-center gap-x-0.5 gap-y-0.5 px-2 py-1 text-sm sm:px-3">
         {items.map((item, index) => (
-          <li key={'ellipsis' in item ? 'ellipsis' : item.href} className="flex items-center gap-0.5">
-            {index > 0 && <ChevronRight aria-hidden="true" className="size-2 shrink-0 text-slate-500" />}
+          <li
+            key={'ellipsis' in item ? 'ellipsis' : item.href}
+            className="flex items-center gap-0.5"
+          >
+            {index > 0 && (
+              <ChevronRight aria-hidden="true" className="size-2 shrink-0 text-slate-500" />
+            )}
             {'ellipsis' in item ? (
               <span aria-label={`${item.hidden} more levels`} className="px-0.5 text-muted">
                 …

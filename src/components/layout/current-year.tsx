@@ -12,6 +12,10 @@ const subscribe = () => () => {};
  * @param renderedYear Year of the server render, used until the page is hydrated.
  */
 export function CurrentYear({ renderedYear }: { renderedYear: number }) {
-  const year = useSyncExternalStore(subscribe, () => new Date().getFullYear(), () => renderedYear);
+  const year = useSyncExternalStore(
+    subscribe,
+    () => new Date().getFullYear(),
+    () => renderedYear,
+  );
   return <>{year}</>;
 }

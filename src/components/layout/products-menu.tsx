@@ -47,7 +47,10 @@ export function ProductsMenu() {
         className={`flex cursor-pointer list-none items-center gap-0.5 rounded px-1 py-1 font-medium hover:text-brand-800 [&::-webkit-details-marker]:hidden ${active ? 'text-brand-800' : ''}`}
       >
         Products
-        <ChevronDown aria-hidden="true" className="size-2 transition-transform group-open:rotate-180" />
+        <ChevronDown
+          aria-hidden="true"
+          className="size-2 transition-transform group-open:rotate-180"
+        />
       </summary>
       <ul className="absolute top-full left-0 z-40 mt-1 w-[18.5rem] rounded border border-slate-200 bg-white p-1 shadow-lg">
         {productLinks.map(({ id, title, link }) => (

@@ -21,7 +21,10 @@ export function SiteHeader() {
                 {item.dropdown ? (
                   <ProductsMenu />
                 ) : (
-                  <NavLink href={item.target} className="rounded px-1 py-1 font-medium hover:text-brand-800">
+                  <NavLink
+                    href={item.target}
+                    className="rounded px-1 py-1 font-medium hover:text-brand-800"
+                  >
                     {item.title}
                   </NavLink>
                 )}

@@ -21,12 +21,21 @@ export function SocialLinks() {
         return (
           <li key={name}>
             {url ? (
-              <a href={url} rel="me noopener" className={`${box} text-slate-700 hover:border-brand-700 hover:text-brand-800`}>
+              <a
+                href={url}
+                rel="me noopener"
+                className={`${box} text-slate-700 hover:border-brand-700 hover:text-brand-800`}
+              >
                 {icon}
                 <span className="sr-only">{`${site.name} on ${name}`}</span>
               </a>
             ) : (
-              <span role="img" aria-label={`${name} (profile coming soon)`} title={`${name}: profile coming soon`} className={`${box} text-slate-500`}>
+              <span
+                role="img"
+                aria-label={`${name} (profile coming soon)`}
+                title={`${name}: profile coming soon`}
+                className={`${box} text-slate-500`}
+              >
                 {icon}
               </span>
             )}

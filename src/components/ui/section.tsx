@@ -11,7 +11,10 @@ export function Section({
   ...props
 }: React.ComponentProps<'section'> & { tone?: 'plain' | 'surface' }) {
   return (
-    <section className={cn(tone === 'surface' && 'bg-surface', 'py-6 md:py-8', className)} {...props}>
+    <section
+      className={cn(tone === 'surface' && 'bg-surface', 'py-6 md:py-8', className)}
+      {...props}
+    >
       <div className="mx-auto max-w-page px-2 sm:px-3">{children}</div>
     </section>
   );

@@ -31,23 +31,45 @@ describe('parseCspReport', () => {
       {
         type: 'csp-violation',
         url: 'https://nirmaya.example/',
-        body: { documentURL: 'https://nirmaya.example/', blockedURL: 'inline', effectiveDirective: 'script-src-elem', disposition: 'enforce' },
+        body: {
+          documentURL: 'https://nirmaya.example/',
+          blockedURL: 'inline',
+          effectiveDirective: 'script-src-elem',
+          disposition: 'enforce',
+        },
       },
       { type: 'deprecation', url: 'https://nirmaya.example/', body: { id: 'x', message: 'y' } },
       {
         type: 'csp-violation',
-        body: { documentURL: 'https://nirmaya.example/about-us', blockedURL: 'eval', effectiveDirective: 'script-src' },
+        body: {
+          documentURL: 'https://nirmaya.example/about-us',
+          blockedURL: 'eval',
+          effectiveDirective: 'script-src',
+        },
       },
     ];
     expect(parseCspReport(body)).toEqual([
-      { document: 'https://nirmaya.example/', blocked: 'inline', directive: 'script-src-elem', disposition: 'enforce' },
-      { document: 'https://nirmaya.example/about-us', blocked: 'eval', directive: 'script-src', disposition: 'enforce' },
+      {
+        document: 'https://nirmaya.example/',
+        blocked: 'inline',
+        directive: 'script-src-elem',
+        disposition: 'enforce',
+      },
+      {
+        document: 'https://nirmaya.example/about-us',
+        blocked: 'eval',
+        directive: 'script-src',
+        disposition: 'enforce',
+      },
     ]);
   });
 
   it('keeps only the scheme of data: and blob: resources', () => {
     const [violation] = parseCspReport({
-      'csp-report': { 'document-uri': 'https://nirmaya.example/', 'blocked-uri': 'data:text/javascript;base64,AAAA' },
+      'csp-report': {
+        'document-uri': 'https://nirmaya.example/',
+        'blocked-uri': 'data:text/javascript;base64,AAAA',
+      },
     })!;
     expect(violation!.blocked).toBe('data');
   });
@@ -58,7 +80,10 @@ describe('parseCspReport', () => {
     ['a legacy report without its page', { 'csp-report': { 'blocked-uri': 'inline' } }],
     ['a batch entry without a body', [{ type: 'csp-violation' }]],
     ['an overlong field', { 'csp-report': { 'document-uri': 'x'.repeat(3000) } }],
-    ['a batch of 101 reports', Array.from({ length: 101 }, () => ({ type: 'csp-violation', body: {} }))],
+    [
+      'a batch of 101 reports',
+      Array.from({ length: 101 }, () => ({ type: 'csp-violation', body: {} })),
+    ],
   ])('refuses %s', (_, body) => {
     expect(parseCspReport(body)).toBeNull();
   });

@@ -12,7 +12,12 @@ export type RateLimit = { max: number; windowMs: number };
  * the enquiry's transaction so a refused or failed submission is not counted.
  * @returns true when the submission is within the limit.
  */
-export async function consumeRateLimit(db: Db, key: string, limit: RateLimit, now: Date): Promise<boolean> {
+export async function consumeRateLimit(
+  db: Db,
+  key: string,
+  limit: RateLimit,
+  now: Date,
+): Promise<boolean> {
   return (await countInWindow(db, key, limit, now)) <= limit.max;
 }
 
@@ -20,7 +25,12 @@ export async function consumeRateLimit(db: Db, key: string, limit: RateLimit, no
  * Adds one to `key`'s counter in the current fixed window of `limit.windowMs` (atomic upsert).
  * @returns the count including this one.
  */
-export async function countInWindow(db: Db, key: string, limit: RateLimit, now: Date): Promise<number> {
+export async function countInWindow(
+  db: Db,
+  key: string,
+  limit: RateLimit,
+  now: Date,
+): Promise<number> {
   const windowStart = new Date(Math.floor(now.getTime() / limit.windowMs) * limit.windowMs);
   const [row] = await db
     .insert(rateLimits)

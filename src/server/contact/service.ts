@@ -17,11 +17,17 @@ import { issueFormToken, verifyFormToken } from './token';
  * holds the generated secret, is unavailable: the page then shows the form disabled with a notice)
  * and the retention period in days for the privacy notice.
  */
-export async function contactPageSettings(): Promise<{ token: string | null; retentionDays: number }> {
+export async function contactPageSettings(): Promise<{
+  token: string | null;
+  retentionDays: number;
+}> {
   const env = getEnv();
   try {
     const { db } = await getDatabase();
-    return { token: issueFormToken(await getSiteSecret(db, env.FORM_SECRET)), retentionDays: env.LEADS_RETENTION_DAYS };
+    return {
+      token: issueFormToken(await getSiteSecret(db, env.FORM_SECRET)),
+      retentionDays: env.LEADS_RETENTION_DAYS,
+    };
   } catch (error) {
     log.error({ event: 'contact.token_failed', error: errorFacts(error) });
     return { token: null, retentionDays: env.LEADS_RETENTION_DAYS };
@@ -43,7 +49,10 @@ export function sourcePageOf(headers: Headers): string | null {
  * the request's. An accepted enquiry gets the demo booking step when booking is on (issue 16; a
  * failure there only leaves the step out). Never throws.
  */
-export async function submitContactForm(formData: FormData, headers: Headers): Promise<ContactFormState> {
+export async function submitContactForm(
+  formData: FormData,
+  headers: Headers,
+): Promise<ContactFormState> {
   const state = await storeContactForm(formData, headers);
   if (state.status !== 'accepted') return state;
   try {
@@ -78,7 +87,12 @@ async function storeContactForm(formData: FormData, headers: Headers): Promise<C
     );
   } catch (error) {
     log.error({ event: 'enquiry.store_failed', error: errorFacts(error) });
-    return { status: 'invalid', message: messages.unavailable, errors: {}, values: readValues(formData) };
+    return {
+      status: 'invalid',
+      message: messages.unavailable,
+      errors: {},
+      values: readValues(formData),
+    };
   }
 }
 

@@ -17,7 +17,14 @@ export type NotificationAddresses = {
   to: string;
 };
 
-const fieldOrder: ContactField[] = ['firstName', 'lastName', 'email', 'organization', 'subject', 'message'];
+const fieldOrder: ContactField[] = [
+  'firstName',
+  'lastName',
+  'email',
+  'organization',
+  'subject',
+  'message',
+];
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -41,7 +48,10 @@ export function domainOf(address: string): string {
  * recognisably the same message. Header values are passed as structured fields; nodemailer
  * encodes them, and the schema has already refused line breaks in single-line fields.
  */
-export function buildNotification(lead: LeadForEmail, addresses: NotificationAddresses): SendMailOptions {
+export function buildNotification(
+  lead: LeadForEmail,
+  addresses: NotificationAddresses,
+): SendMailOptions {
   const name = `${lead.firstName} ${lead.lastName}`;
   const received = lead.createdAt.toISOString();
   const rows = fieldOrder.filter((field) => field !== 'message');

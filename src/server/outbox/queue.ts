@@ -35,7 +35,13 @@ export async function claimJobs(
     const due = tx
       .select({ id: outbox.id })
       .from(outbox)
-      .where(and(inArray(outbox.status, ['pending', 'sending']), inArray(outbox.channel, channels), lte(outbox.nextAttemptAt, sql`least(now(), ${dueBy.toISOString()}::timestamptz)`)))
+      .where(
+        and(
+          inArray(outbox.status, ['pending', 'sending']),
+          inArray(outbox.channel, channels),
+          lte(outbox.nextAttemptAt, sql`least(now(), ${dueBy.toISOString()}::timestamptz)`),
+        ),
+      )
       .orderBy(outbox.nextAttemptAt)
       .limit(limit)
       .for('update', { skipLocked: true });
@@ -70,7 +76,18 @@ export async function claimJobs(
     return claimed.flatMap((job) => {
       const lead = byId.get(job.leadId);
       const booking = job.bookingId ? (bookingById.get(job.bookingId) ?? null) : null;
-      return lead ? [{ id: job.id, attempts: job.attempts, channel: job.channel, target: job.target, lead, booking }] : [];
+      return lead
+        ? [
+            {
+              id: job.id,
+              attempts: job.attempts,
+              channel: job.channel,
+              target: job.target,
+              lead,
+              booking,
+            },
+          ]
+        : [];
     });
   });
 }

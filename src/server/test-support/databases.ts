@@ -17,13 +17,16 @@ export const backends: Backend[] = [
     ? { kind: 'postgres' }
     : {
         kind: 'postgres',
-        skipReason: 'TEST_DATABASE_URL is not set; run `source scripts/start-test-postgres.sh` to include it',
+        skipReason:
+          'TEST_DATABASE_URL is not set; run `source scripts/start-test-postgres.sh` to include it',
       },
 ];
 
 /** Suite title with the backend, and the skip reason when it is skipped. */
 export function backendTitle(name: string, backend: Backend): string {
-  return backend.skipReason ? `${name} [${backend.kind}: SKIPPED, ${backend.skipReason}]` : `${name} [${backend.kind}]`;
+  return backend.skipReason
+    ? `${name} [${backend.kind}: SKIPPED, ${backend.skipReason}]`
+    : `${name} [${backend.kind}]`;
 }
 
 /** A migrated database of its own for one suite, and how to throw it away. */
@@ -33,7 +36,10 @@ export type TestDatabase = Database & { url?: string; dispose(): Promise<void> }
  * Opens a fresh, migrated database: PGlite in a temporary directory, or a new database created on
  * the `TEST_DATABASE_URL` server (dropped on dispose).
  */
-export async function openTestDatabase(kind: Backend['kind'], poolSize?: number): Promise<TestDatabase> {
+export async function openTestDatabase(
+  kind: Backend['kind'],
+  poolSize?: number,
+): Promise<TestDatabase> {
   if (kind === 'pglite') {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-pglite-'));
     const database = await openDatabase({ dataDir });

@@ -1,4 +1,9 @@
-import { contactFields, formTokenField, honeypotField, type ContactValues } from '@/lib/contact-schema';
+import {
+  contactFields,
+  formTokenField,
+  honeypotField,
+  type ContactValues,
+} from '@/lib/contact-schema';
 import type { Db } from '../db/client';
 import type { SubmissionDeps, SubmissionRequest } from '../contact/submit';
 import { issueFormToken } from '../contact/token';
@@ -43,13 +48,21 @@ export function formData(
 
 let clients = 0;
 /** A same-site request from a client address no other test uses (so rate limits do not mix). */
-export function request(address = `10.0.${Math.floor(++clients / 250)}.${clients % 250}`): SubmissionRequest {
+export function request(
+  address = `10.0.${Math.floor(++clients / 250)}.${clients % 250}`,
+): SubmissionRequest {
   return { origin: 'http://localhost:3000', host: 'localhost:3000', clientAddress: address };
 }
 
 /** Submission dependencies for `db`: test secret, 5 per 10 min, 60 quarantined per hour. */
 export function deps(db: Db, overrides: Partial<SubmissionDeps> = {}): SubmissionDeps {
-  return { db, secret: TEST_SECRET, rateLimit: { max: 5, windowMs: 600_000 }, spamMaxPerHour: 60, ...overrides };
+  return {
+    db,
+    secret: TEST_SECRET,
+    rateLimit: { max: 5, windowMs: 600_000 },
+    spamMaxPerHour: 60,
+    ...overrides,
+  };
 }
 
 /**

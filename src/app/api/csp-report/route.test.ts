@@ -14,7 +14,13 @@ describe('POST /api/csp-report', () => {
 
   it('logs a violation as a warning and answers 204', async () => {
     const warn = vi.spyOn(log, 'warn');
-    const report = { 'csp-report': { 'document-uri': 'https://nirmaya.example/?q=1', 'blocked-uri': 'inline', 'effective-directive': 'script-src-elem' } };
+    const report = {
+      'csp-report': {
+        'document-uri': 'https://nirmaya.example/?q=1',
+        'blocked-uri': 'inline',
+        'effective-directive': 'script-src-elem',
+      },
+    };
     const response = await post(JSON.stringify(report));
     expect(response.status).toBe(204);
     expect(warn).toHaveBeenCalledWith(
@@ -37,7 +43,11 @@ describe('POST /api/csp-report', () => {
   });
 
   it('answers 413 to a body over 16 KB, declared or streamed', async () => {
-    const declared = new Request(url, { method: 'POST', body: '{}', headers: { 'content-length': '20000' } });
+    const declared = new Request(url, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-length': '20000' },
+    });
     expect((await POST(declared)).status).toBe(413);
     const stream = new ReadableStream({
       start(controller) {
@@ -45,7 +55,11 @@ describe('POST /api/csp-report', () => {
         controller.close();
       },
     });
-    const streamed = new Request(url, { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+    const streamed = new Request(url, {
+      method: 'POST',
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect((await POST(streamed)).status).toBe(413);
   });
 });
