@@ -238,10 +238,7 @@ test('links prefetch prerendered pages, but not the contact form nor the page be
   expect(prefetched).not.toContain('/');
 });
 
-test('every script a page runs at start-up asks V8 to compile it eagerly', async ({
-  page,
-  request,
-}) => {
+test('every script a page runs at start-up asks V8 to compile it eagerly', async ({ request }) => {
   for (const path of ['/', '/products/2', '/contact-us']) {
     // The scripts of the HTML as served: chunks loaded later on demand (e.g. the contact form's
     // proof-of-work widget) are not start-up scripts and keep lazy compilation.
