@@ -8,7 +8,8 @@
 FROM node:20-bookworm-slim AS deps
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install, not npm ci: the lockfile omits other platforms' optional packages (README).
+RUN npm install --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
