@@ -73,7 +73,7 @@ describe('npm run leads (PGlite)', () => {
     expect((await leads(dataDir, 'release', reference!)).stdout).toContain(`Released ${reference}`);
     expect((await leads(dataDir, 'release', reference!)).stdout).toContain('nothing queued');
     expect((await leads(dataDir, 'spam')).stdout).toBe('');
-    expect((await leads(dataDir, 'list')).stdout).toMatch(/bot@spam\.example.*\tpending/);
+    expect((await leads(dataDir, 'list')).stdout).toMatch(/bot@spam\.example.*\temail pending/);
     await expect(leads(dataDir, 'release', 'NH-0000000000')).rejects.toThrow(
       /No enquiry NH-0000000000/,
     );
