@@ -9,6 +9,7 @@ import { honeypotField } from '@/lib/contact-fields';
 import { until } from '@/server/test-support/enquiry';
 import { startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
+import { hiddenInputs } from './support/contact-form';
 import { startProductionServer, type ProductionServer } from './support/next-server';
 
 const hosts = [
@@ -24,21 +25,6 @@ const enquiry = {
   message: '',
 };
 
-const unescape = (text: string) =>
-  text
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-/** The hidden inputs of a page's forms. */
-function hiddenInputs(html: string): Array<[string, string]> {
-  return [...html.matchAll(/<input\b[^>]*\btype="hidden"[^>]*>/g)].flatMap(([tag]) => {
-    const name = /\bname="([^"]*)"/.exec(tag)?.[1];
-    const value = /\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '';
-    return name ? [[unescape(name), unescape(value)] as [string, string]] : [];
-  });
-}
 const form = (entries: Array<[string, string]>) => {
   const data = new FormData();
   for (const [name, value] of entries) data.append(name, value);

@@ -10,25 +10,10 @@ import {
   startWebhookReceiver,
   type TestWebhookReceiver,
 } from '@/server/test-support/webhook-receiver';
+import { hiddenInputs } from './support/contact-form';
 import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
-
-/** The hidden inputs of the page's form (token, server-action fields, issue 12's context). */
-function hiddenInputs(html: string): Array<[string, string]> {
-  const unescape = (text: string) =>
-    text
-      .replace(/&quot;/g, '"')
-      .replace(/&#x27;|&#39;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  return [...html.matchAll(/<input\b[^>]*\btype="hidden"[^>]*>/g)].flatMap(([tag]) => {
-    const name = /\bname="([^"]*)"/.exec(tag)?.[1];
-    const value = /\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '';
-    return name ? [[unescape(name), unescape(value)] as [string, string]] : [];
-  });
-}
 
 describe('webhooks from the production build (issue 12)', () => {
   let receiver: TestWebhookReceiver;

@@ -1,4 +1,4 @@
-import { parseForm } from '../../../scripts/bench/enquiries.mjs';
+import { decode, parseForm } from '../../../scripts/bench/enquiries.mjs';
 import { httpRequest } from './http';
 
 /** What a visitor types into the contact form (field names as the form's inputs). */
@@ -90,7 +90,7 @@ export async function submitForm(
   const html = response.text;
   const reference = /data-testid="enquiry-reference"[^>]*>([^<]+)</.exec(html)?.[1]?.trim() ?? null;
   const ok = response.status >= 200 && response.status < 300;
-  const message = decodeEntities(
+  const message = decode(
     /role="(?:status|alert)"[^>]*>([\s\S]{0,400}?)<\/(?:p|div)>/.exec(html)?.[1] ?? '',
   )
     .replace(/<[^>]+>/g, ' ')
@@ -113,14 +113,14 @@ export async function postEnquiry(
   return submitForm(baseUrl, await loadForm(baseUrl, headers, client), values, headers, client);
 }
 
-/** The text of HTML with its character references decoded (the five React writes). */
-const decodeEntities = (value: string) =>
-  value
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+/** The hidden inputs of every form in `html` as [name, value] pairs, decoded. */
+export function hiddenInputs(html: string): Array<[string, string]> {
+  return [...html.matchAll(/<input\b[^>]*\btype="hidden"[^>]*>/g)].flatMap(([tag]) => {
+    const name = /\bname="([^"]*)"/.exec(tag)?.[1];
+    const value = /\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '';
+    return name ? [[decode(name), decode(value)] as [string, string]] : [];
+  });
+}
 
 /** Distinct, valid enquiry values for visitor `n`. */
 export const enquiryValues = (n: number, tag = 'test'): EnquiryValues => ({
