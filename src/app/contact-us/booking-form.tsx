@@ -2,6 +2,9 @@ import type { BookingOffer } from '@/lib/demo/offer';
 import { CtaButton } from '@/components/ui/cta';
 import { bookDemoTime } from './demo/actions';
 
+/** The booking action with its bound first argument (see bookDemoTime). */
+const bookTime = bookDemoTime.bind(null, null);
+
 /**
  * The demo booking step (issue 16, items 1-2): a plain form, so it works without JavaScript. The
  * free times of each day are radio buttons in a fieldset named by the day, in the provider's zone.
@@ -31,7 +34,7 @@ export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: s
           No times are free at the moment. Our team will suggest times by e-mail.
         </p>
       ) : (
-        <form action={bookDemoTime} className="mt-1 grid gap-2">
+        <form action={bookTime} className="mt-1 grid gap-2">
           <p className="text-sm text-muted">
             Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. Skipping this is fine:
             your enquiry has already reached us.

@@ -13,7 +13,8 @@ const MAX_DEPTH = 16;
  * (issue 15), so a malformed one is refused with 400 or 404 instead of failing inside Next.js with 500:
  * - with a `Next-Action` header (the form sent by JavaScript), the id must be one of `actionIds`
  *   and field `0` the arguments as plain JSON (see `isPlainReply`): the previous state and the
- *   form (`$K<n>`), the two arguments `useActionState` passes to this site's actions;
+ *   form (`$K<n>`), the two arguments `useActionState` passes to this site's actions (the booking
+ *   action takes a bound `null` in the state's place, so it has the same shape);
  * - without (the form posted by the browser alone), exactly one `$ACTION_REF_*` or `$ACTION_ID_*`
  *   field naming a known id, its descriptor `{"id":…,"bound":"$@n"}` and the bound arguments as
  *   plain JSON: the previous state alone (React appends the form). An action without bound
