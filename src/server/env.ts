@@ -140,6 +140,11 @@ const envSchema = z
     DELIVERY_ALERT_MINUTES: positiveNumber(15),
     /** How often the delivery monitor checks the outbox (s). */
     DELIVERY_CHECK_SECONDS: positiveNumber(30),
+    /**
+     * How long a worker's claim on a job lasts (s): a job claimed by an instance that died (SIGKILL,
+     * power loss) is taken over by another instance after this.
+     */
+    OUTBOX_LEASE_SECONDS: positiveInt(300),
     METRICS_TOKEN: optional(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters.')),
     WEBHOOK_URLS: webhookUrls,
     WEBHOOK_SECRET: optional(

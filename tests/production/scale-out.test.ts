@@ -41,6 +41,8 @@ async function startInstance(index: number): Promise<ProductionServer> {
       LEADS_TO: 'sales@nirmaya.example',
       FORM_SECRET: 'scale-out-test-shared-secret-0123456789',
       TRUST_PROXY: '1',
+      // A job claimed by the instance the test kills is taken over after this (default 5 min).
+      OUTBOX_LEASE_SECONDS: '10',
       SITE_URL: undefined,
       DATA_DIR: undefined,
     },

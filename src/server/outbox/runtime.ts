@@ -44,7 +44,9 @@ export function startOutboxWorker(database: Database, env: Env): void {
     holder.__nirmayaOutboxWorker = null;
     return;
   }
-  const worker = createOutboxWorker(database.db, senders);
+  const worker = createOutboxWorker(database.db, senders, {
+    leaseMs: env.OUTBOX_LEASE_SECONDS * 1_000,
+  });
   holder.__nirmayaOutboxWorker = worker;
   worker.start();
   log.info({ event: 'outbox.started', channels: Object.keys(senders) }, 'Outbox worker started');
