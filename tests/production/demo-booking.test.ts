@@ -202,6 +202,8 @@ describe('demo booking from the production build (issue 16)', () => {
           .format(new Date(start))
           .replace(/^0/, ''),
       );
+    // After a client-side navigation Next.js sets the page's title a moment later: axe waits for it.
+    await expect.poll(() => page.title(), { timeout: 10_000 }).not.toBe('');
     expect(await checkWidths(page, 'booking-confirmed')).toEqual([]);
     console.log(
       `JavaScript, New York: ${await page.getByTestId('booked-time').textContent()} / ${await page.getByTestId('visitor-time').textContent()}`,
