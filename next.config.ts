@@ -32,14 +32,6 @@ const nextConfig: NextConfig = {
     // so that the proxy sees an oversized body as such, bounded so it costs little memory.
     proxyClientMaxBodySize: '1mb',
   },
-  compiler: {
-    // V8 compiles the start-up chunks on its streaming thread instead of on the main thread during
-    // hydration (scripts/build/compile-hints.mjs; README, Performance).
-    async runAfterProductionCompile({ distDir }) {
-      const { addCompileHints } = await import('./scripts/build/compile-hints.mjs');
-      await addCompileHints(distDir);
-    },
-  },
   /** Security headers on every response; the CSP and HSTS are per request, in src/proxy.ts. */
   async headers() {
     return [{ source: '/:path*', headers: [...staticSecurityHeaders] }];

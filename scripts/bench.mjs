@@ -5,16 +5,13 @@
 //  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate.
 // Writes bench-results/latest.json; exits 1 when a budget is missed.
 // Options: --skip-build (reuse .next-bench), --runs N, --only /path[,/path], --no-empty, --no-load,
-// --direct (Lighthouse over plain HTTP/1.1 to `next start`, without the TLS edge),
-// --compile-hints-ab (Lighthouse on AB_ROUTES with and without the V8 compile hints, same build).
+// --direct (Lighthouse over plain HTTP/1.1 to `next start`, without the TLS edge).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { addCompileHints, removeCompileHints } from './build/compile-hints.mjs';
 import {
-  AB_ROUTES,
   BUDGETS,
   EDGE_PORT,
   EMPTY_EDGE_PORT,
@@ -50,7 +47,6 @@ const { values: options } = parseArgs({
     'no-empty': { type: 'boolean', default: false },
     'no-load': { type: 'boolean', default: false },
     direct: { type: 'boolean', default: false },
-    'compile-hints-ab': { type: 'boolean', default: false },
   },
 });
 const runs = Math.max(1, Number(options.runs));
@@ -190,46 +186,6 @@ async function measureSite() {
   } finally {
     await stop();
   }
-  if (options['compile-hints-ab']) await compileHintsAB(env);
-}
-
-/**
- * Lighthouse on AB_ROUTES with the build's compile hints, then with them taken out of the same
- * build (put back afterwards): TBT and LCP medians side by side (docs/performance.md).
- */
-async function compileHintsAB(env) {
-  section(`Compile hints A/B on one build, ${runs} run(s) per route and side`);
-  const build = path.join(repo, distDir);
-  results.compileHintsAB = [];
-  const sides = {};
-  try {
-    for (const side of ['with', 'without']) {
-      if (side === 'without') await removeCompileHints(build);
-      const site = await startSite(env);
-      try {
-        for (const route of AB_ROUTES)
-          sides[`${side} ${route}`] = await lighthouseMedian(`${site.edge.url}${route}`, runs);
-      } finally {
-        await site.stop();
-      }
-    }
-  } finally {
-    await addCompileHints(build);
-  }
-  for (const route of AB_ROUTES) {
-    const [on, off] = [sides[`with ${route}`], sides[`without ${route}`]];
-    results.compileHintsAB.push({ route, with: on, without: off });
-  }
-  printTable(
-    ['route', 'TBT with', 'TBT without', 'LCP with', 'LCP without'],
-    results.compileHintsAB.map((r) => [
-      r.route,
-      fmt(r.with.tbtMs),
-      fmt(r.without.tbtMs),
-      fmt(r.with.lcpMs),
-      fmt(r.without.lcpMs),
-    ]),
-  );
 }
 
 let failed = false;

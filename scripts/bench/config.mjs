@@ -33,9 +33,6 @@ export const BUDGETS = {
   jsOverFloorKiB: 60,
 };
 
-/** Routes of the compile-hint A/B (`--compile-hints-ab`): Home, a module tab, the form. */
-export const AB_ROUTES = ['/', '/products/4', '/contact-us'];
-
 export const PORT = Number(process.env.BENCH_PORT ?? 3130);
 export const EMPTY_PORT = PORT + 1;
 /** HTTPS (HTTP/2) ports of the TLS edges in front of the site and of the empty page. */

@@ -4,15 +4,10 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-/** The app's files; its build adds the same compile hints as the site's (next.config.ts). */
-const files = (repoDir) => ({
+/** The app's files. */
+const files = {
   'package.json': JSON.stringify({ name: 'empty-next', private: true }, null, 2),
-  'next.config.mjs': `import { addCompileHints } from ${JSON.stringify(path.join(repoDir, 'scripts', 'build', 'compile-hints.mjs'))};
-
-export default {
-  poweredByHeader: false,
-  compiler: { runAfterProductionCompile: ({ distDir }) => addCompileHints(distDir) },
-};
+  'next.config.mjs': `export default { poweredByHeader: false };
 `,
   'app/layout.jsx': `export const metadata = { title: 'Empty', description: 'An empty Next.js page.' };
 
@@ -32,7 +27,7 @@ export default function RootLayout({ children }) {
   );
 }
 `,
-});
+};
 
 /**
  * Writes the empty app into `dir` (default /tmp/empty-next) with a hard-linked copy of the repo's
@@ -42,8 +37,7 @@ export function prepareEmptyNext(repoDir, dir = '/tmp/empty-next') {
   rmSync(path.join(dir, 'app'), { recursive: true, force: true });
   rmSync(path.join(dir, '.next'), { recursive: true, force: true });
   mkdirSync(path.join(dir, 'app'), { recursive: true });
-  for (const [file, text] of Object.entries(files(repoDir)))
-    writeFileSync(path.join(dir, file), text);
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
   if (!existsSync(path.join(dir, 'node_modules', 'next'))) {
     rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true });
     const { status } = spawnSync(

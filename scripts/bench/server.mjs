@@ -35,10 +35,18 @@ export function buildNext(cwd, env) {
 }
 
 /**
- * Starts `next start` on `port` in its own process group and waits until `/` answers.
+ * Starts `next start` on `port` in its own process group and waits until `/` answers; throws
+ * when something already answers on `port` (it would be measured instead) or the server exits.
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
  */
 export async function startNext(cwd, port, env, { timeoutMs = 60_000 } = {}) {
+  const url = `http://127.0.0.1:${port}`;
+  // A server left on the port (e.g. by an interrupted bench) would answer in place of this one.
+  const stale = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+    () => true,
+    () => false,
+  );
+  if (stale) throw new Error(`${url} already answers: stop what listens on port ${port} first`);
   const next = path.join(cwd, 'node_modules', 'next', 'dist', 'bin', 'next');
   const child = spawn(process.execPath, [next, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd,
@@ -46,7 +54,6 @@ export async function startNext(cwd, port, env, { timeoutMs = 60_000 } = {}) {
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
-  const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
