@@ -100,6 +100,14 @@ describe('busyIntervals (issue 16: busy times from iCalendar feeds)', () => {
       expected: ['2026-03-06T00:00Z/2026-03-08T00:00Z'],
     },
     {
+      name: 'a two-day event across a DST change (New York, 7-8 March) ends at midnight local time',
+      ics: feed(
+        [['DTSTART;VALUE=DATE:20260307', 'DTEND;VALUE=DATE:20260309']],
+        ['X-WR-TIMEZONE:America/New_York'],
+      ),
+      expected: ['2026-03-07T05:00Z/2026-03-09T04:00Z'],
+    },
+    {
       name: 'free (TRANSP:TRANSPARENT) and cancelled (STATUS:CANCELLED) events are not busy',
       ics: feed([
         ['DTSTART:20260306T050000Z', 'DTEND:20260306T060000Z', 'TRANSP:TRANSPARENT'],

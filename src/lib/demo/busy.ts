@@ -17,9 +17,17 @@ const day = 24 * 60 * 60_000;
  */
 const MOVED_INSTANCE_REACH = 31 * day;
 
-/** Local midnight of `date`'s calendar day (node-ical gives all-day dates as process-local midnights) in `timeZone`. */
-const midnightIn = (date: Date, timeZone: string) =>
-  new TZDate(date.getFullYear(), date.getMonth(), date.getDate(), timeZone).getTime();
+/**
+ * An all-day instance as the whole days it covers in `timeZone`. node-ical gives its start as the
+ * process-local midnight of its date and its end as start + whole days in ms, so the day count is
+ * rounded (a DST change in the process's zone moves the end by an hour).
+ */
+function allDay(start: Date, end: Date, timeZone: string): Interval {
+  const days = Math.max(1, Math.round((end.getTime() - start.getTime()) / day));
+  const midnight = (offset: number) =>
+    new TZDate(start.getFullYear(), start.getMonth(), start.getDate() + offset, timeZone).getTime();
+  return { start: midnight(0), end: midnight(days) };
+}
 
 /**
  * The busy intervals (ms since the epoch, sorted by start) of the iCalendar text `ics` that overlap
@@ -50,10 +58,7 @@ export function busyIntervals(ics: string, window: Interval, timeZone: string): 
       const { transparency, status } = instance.event;
       if (transparency === 'TRANSPARENT' || status === 'CANCELLED') continue;
       const interval = instance.isFullDay
-        ? {
-            start: midnightIn(instance.start, allDayZone),
-            end: midnightIn(instance.end, allDayZone),
-          }
+        ? allDay(instance.start, instance.end, allDayZone)
         : { start: instance.start.getTime(), end: instance.end.getTime() };
       if (interval.start < window.end && window.start < interval.end) busy.push(interval);
     }
