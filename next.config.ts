@@ -23,7 +23,9 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   // gzip responses from `next start` (on by default; explicit because the budgets rely on it).
   compress: true,
-  serverExternalPackages: ['@electric-sql/pglite', 'pino', 'prom-client'],
+  // node-ical: its rrule-temporal dependency pulls @js-temporal/polyfill, whose JSBI import breaks
+  // when bundled (`s.BigInt is not a function` at build); loaded from node_modules instead.
+  serverExternalPackages: ['@electric-sql/pglite', 'pino', 'prom-client', 'node-ical'],
   experimental: {
     // An enquiry is at most ~26 KB of UTF-8; src/proxy.ts refuses larger server-action bodies with
     // 413 before Next.js reads them (issue 15), and this stays as Next.js's own bound.

@@ -67,6 +67,7 @@ describe('demo booking configuration (issue 16)', () => {
     ]).toEqual([45, 15, 12, 4]);
     expect([parsed.DEMO_BOOKING_DAYS, parsed.DEMO_REMINDER_HOURS]).toEqual([14, 24]);
     expect(parsed.DEMO_CLOSED_DATES).toEqual([]);
+    expect(parsed.DEMO_FEED_MAX_AGE_HOURS).toBe(6);
   });
 
   it('reads hosts, hours and closed dates', () => {
@@ -111,6 +112,7 @@ describe('demo booking configuration (issue 16)', () => {
     ],
     [{ DEMO_CLOSED_DATES: '2026-13-01' }, /DEMO_CLOSED_DATES/],
     [{ DEMO_SLOT_MINUTES: '0' }, /DEMO_SLOT_MINUTES/],
+    [{ DEMO_FEED_MAX_AGE_HOURS: '0' }, /DEMO_FEED_MAX_AGE_HOURS/],
   ])('refuses %j', (source, message) => {
     expect(() => env(source)).toThrow(message);
   });

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { trustProxySchema } from './http/trust-proxy';
+import { isTimeZone } from '@/lib/demo/display';
 import { parseWeeklyHours, type WeeklyHours } from '@/lib/demo/hours';
 
 /** Treats an empty variable (`FOO=` in a .env file) as unset. */
@@ -86,14 +87,7 @@ const weeklyHours = z.preprocess(
 /** An IANA time zone name this runtime knows (`DEMO_TIMEZONE`). */
 const timeZone = z.preprocess(
   (value) => (value === '' || value === undefined ? 'Asia/Kolkata' : value),
-  z.string().refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be an IANA time zone such as Asia/Kolkata'),
+  z.string().refine(isTimeZone, 'must be an IANA time zone such as Asia/Kolkata'),
 );
 
 /** `DEMO_CLOSED_DATES`: comma-separated ISO dates (`2026-01-26,2026-08-15`). */
@@ -178,6 +172,8 @@ const envSchema = z
     DEMO_CLOSED_DATES: closedDates,
     DEMO_BOOKING_DAYS: positiveInt(14),
     DEMO_REMINDER_HOURS: positiveInt(24),
+    /** How long a host's busy feed's last good copy is trusted when the feed cannot be fetched (h). */
+    DEMO_FEED_MAX_AGE_HOURS: positiveNumber(6),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),

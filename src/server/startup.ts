@@ -2,6 +2,7 @@ import 'server-only';
 import { retryWithBackoff } from '@/lib/retry';
 import { closeDatabase, getDatabase, type Database } from './db';
 import { startDeliveryMonitor, type DeliveryMonitor } from './delivery/monitor';
+import { startFeedRefresher, stopFeedRefresher } from './demo/feeds';
 import { getEnv, type Env } from './env';
 import { installPeerAddressHeader } from './http/peer-address';
 import { errorFacts, log } from './log';
@@ -17,7 +18,8 @@ const DAY_MS = 86_400_000;
  * Runs once when the server starts (from `instrumentation.ts`): validates the environment, installs
  * the graceful shutdown, opens and migrates the database (PGlite's first open takes a second or
  * two, better here than on the first enquiry), then starts the outbox worker, the delivery monitor
- * and the purge of enquiries past LEADS_RETENTION_DAYS (now and daily).
+ * and the purge of enquiries past LEADS_RETENTION_DAYS (now and daily). The demo hosts' busy feeds
+ * are fetched from the start, database or not (src/server/demo/feeds.ts).
  * A database that is down is retried in the background with capped backoff (1 s doubling to 30 s,
  * each failure logged as `database.unavailable`) and the rest starts once it answers, without a
  * restart (issue 10, item 6); meanwhile pages serve, the form says it could not save and
@@ -34,9 +36,12 @@ export async function startServer(): Promise<void> {
     connecting.abort();
     started.monitor?.stop();
     clearInterval(started.purge);
+    stopFeedRefresher();
     await stopOutboxWorker();
     await closeDatabase();
   });
+
+  startFeedRefresher(env);
 
   const ready = retryWithBackoff(getDatabase, {
     ...CONNECT_RETRY,

@@ -15,6 +15,17 @@ export function groupByDay(slots: readonly Slot[], timeZone: string): SlotDay[] 
   return days;
 }
 
+/** Whether `zone` is an IANA time zone name this runtime knows (`Asia/Kolkata`). */
+export function isTimeZone(zone: unknown): zone is string {
+  if (typeof zone !== 'string' || zone === '') return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A zone's short name at an instant: the first of en-US, en-IN and en-GB that names it rather than
  * giving an offset (`EDT`, `IST`, `BST`), else the offset (`GMT+4`).

@@ -5,6 +5,7 @@ import { computeSlots, type DemoRules, type HostCalendar, type Slot } from '@/li
 import type { Db } from '../db';
 import { demoBookings, leads } from '../db/schema';
 import type { DemoHost } from './config';
+import { processFeeds, type BusyFeeds } from './feeds';
 import { enqueueDemoMails } from './mail-jobs';
 
 /** A stored demo booking. */
@@ -18,6 +19,8 @@ export type BookingSettings = {
   rules: DemoRules;
   hosts: readonly DemoHost[];
   reminderHours: number;
+  /** Where the hosts' busy times come from; default this process's feed cache (processFeeds). */
+  feeds?: BusyFeeds;
 };
 
 /**
@@ -33,9 +36,10 @@ const day = 24 * 60 * 60_000;
 
 /**
  * Each host's calendar for computeSlots at `now` (ms): live bookings from a day before now to the
- * end of the booking window, and busy times. Busy times of a host with `busyFeeds` are unknown
- * until its feeds are read (not built yet), so such a host offers nothing, as the issue requires for
- * a feed that never answered; a host without feeds is busy only with its bookings.
+ * end of the booking window, and busy times from `settings.feeds` (the union of the host's feeds;
+ * unknown, so the host offers nothing, while one of them has no copy younger than
+ * `DEMO_FEED_MAX_AGE_HOURS`: src/server/demo/feeds.ts); a host without feeds is busy only with
+ * its bookings.
  */
 async function hostCalendars(
   db: Db,
@@ -56,9 +60,10 @@ async function hostCalendars(
         lt(demoBookings.startsAt, new Date(now + (settings.rules.bookingDays + 1) * day)),
       ),
     );
+  const feeds = settings.feeds ?? processFeeds();
   return settings.hosts.map((host) => ({
     email: host.email,
-    busy: host.busyFeeds.length > 0 ? null : [],
+    busy: feeds.busyOf(host.busyFeeds, now),
     bookings: rows
       .filter((row) => row.hostEmail.toLowerCase() === host.email.toLowerCase())
       .map((row) => ({ start: row.startsAt.getTime(), end: row.endsAt.getTime() })),
