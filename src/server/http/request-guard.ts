@@ -1,5 +1,10 @@
 import 'server-only';
-import { ACTION_BODY_LIMIT_BYTES, URL_LIMIT_BYTES, type Refusal } from '@/lib/http/request-limits';
+import {
+  ACTION_BODY_LIMIT_BYTES,
+  isRefusalPagePath,
+  URL_LIMIT_BYTES,
+  type Refusal,
+} from '@/lib/http/request-limits';
 import { checkActionForm } from '@/lib/security/action-form';
 import { readBytesWithin } from './read-body';
 
@@ -8,9 +13,6 @@ import { readBytesWithin } from './read-body';
  * demo booking form, which the booking page (issue 16) shows again with fresh times.
  */
 const FORM_PATHS: ReadonlySet<string> = new Set(['/contact-us', '/contact-us/demo']);
-
-/** Where the pages explaining a refusal are prerendered (src/app/request-error); not public. */
-export const REFUSAL_PAGES_PATH = '/request-error';
 
 /** Methods every page answers; route handlers under /api answer their own methods. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -43,8 +45,7 @@ export async function guardRequest(request: Request, build: BuildFacts): Promise
   const url = new URL(request.url);
   if (Buffer.byteLength(url.pathname + url.search) > URL_LIMIT_BYTES)
     return { status: 414, reason: 'url-length' };
-  if (url.pathname === REFUSAL_PAGES_PATH || url.pathname.startsWith(`${REFUSAL_PAGES_PATH}/`))
-    return { status: 404, reason: 'refusal-page' };
+  if (isRefusalPagePath(url.pathname)) return { status: 404, reason: 'refusal-page' };
   if (READ_METHODS.has(request.method)) return null;
   if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
   if (request.method !== 'POST' || !FORM_PATHS.has(url.pathname))
