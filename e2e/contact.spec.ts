@@ -142,6 +142,46 @@ test.describe('with JavaScript', () => {
     await expect(page.getByRole('status')).toContainText('Your reference number is NH-');
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
   });
+
+  test('says so in the form when the server refuses the post or the network fails, the values kept (issue 15)', async ({
+    page,
+  }) => {
+    const openedAt = await open(page);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    await fill(page, visitor);
+    const posts = (url: URL) => url.pathname === '/contact-us';
+    // A page from before a deploy posts an action id the server no longer knows: the request guard
+    // answers 404 (the real server's answer, only the id is changed on the way).
+    await page.route(posts, async (route) => {
+      const request = route.request();
+      if (request.method() !== 'POST') return route.continue();
+      return route.continue({
+        headers: { ...(await request.allHeaders()), 'next-action': 'f'.repeat(42) },
+      });
+    });
+    const refused = page.waitForResponse((response) => response.request().method() === 'POST');
+    await submitAfterTokenAge(page, openedAt);
+    expect((await refused).status()).toBe(404);
+    const alert = page.locator('form').getByRole('alert');
+    await expect(alert).toHaveText(/This page is out of date and could not send your enquiry/);
+    for (const [name, value] of Object.entries(visitor))
+      await expect(page.locator(`[name="${name}"]`)).toHaveValue(value);
+
+    await page.unroute(posts);
+    await page.route(posts, (route) =>
+      route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.continue(),
+    );
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(alert).toHaveText(/the connection failed/);
+    for (const [name, value] of Object.entries(visitor))
+      await expect(page.locator(`[name="${name}"]`)).toHaveValue(value);
+
+    // Nothing was lost: once the connection is back, the same form is sent.
+    await page.unroute(posts);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByTestId('enquiry-reference')).toHaveText(/^NH-[0-9A-Z]{10}$/);
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+  });
 });
 
 test.describe('without JavaScript', () => {

@@ -85,6 +85,19 @@ export function overLimitFields(
 }
 
 /**
+ * Every contact field of a posted form as the string the visitor typed ('' when absent or not
+ * text), for the server and the form alike.
+ */
+export function readValues(formData: FormData): Record<ContactField, string> {
+  const values = {} as Record<ContactField, string>;
+  for (const field of contactFields) {
+    const value = formData.get(field);
+    values[field] = typeof value === 'string' ? value : '';
+  }
+  return values;
+}
+
+/**
  * Names of the form's hidden fields: the signed token and the honeypot bots fill in. The
  * honeypot's name matches no browser-autofill heuristic (no name, e-mail, phone, address, company,
  * URL or website words), so autofill never fills it for a real visitor (issue 10).

@@ -109,6 +109,9 @@ function isContactField(name: string): name is ContactField {
  *   again; `token` replaces the form token when the old one expired.
  * - `accepted`: the enquiry is stored (or, for a bot, pretends to be); `reference` identifies it;
  *   `booking` offers demo times when booking is on (issue 16).
+ * - `failed`: set in the browser, never by the action: the call did not reach it (refused by the
+ *   request guard, e.g. a page from before a deploy, or the network failed; issue 15); `message`
+ *   says what to do, `values` are what was typed.
  */
 export type ContactFormState =
   | { status: 'idle' }
@@ -119,4 +122,5 @@ export type ContactFormState =
       values: ContactValues;
       token?: string;
     }
-  | { status: 'accepted'; message: string; reference: string; booking?: BookingOffer };
+  | { status: 'accepted'; message: string; reference: string; booking?: BookingOffer }
+  | { status: 'failed'; message: string; values: ContactValues };

@@ -1,4 +1,4 @@
-import { chromium } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 import fc from 'fast-check';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,11 +7,11 @@ import {
   contactLimits,
   fieldLength,
   formTokenField,
-  honeypotField,
   type ContactField,
 } from '@/lib/contact-fields';
-import { contactSchema } from '@/lib/contact-schema';
+import { contactSchema, fieldErrors } from '@/lib/contact-schema';
 import { ACTION_BODY_LIMIT_BYTES } from '@/lib/http/request-limits';
+import { proofField } from '@/lib/proof-of-work';
 import { issueFormToken } from '@/server/contact/token';
 import { leads } from '@/server/db/schema';
 import { openTestDatabase, type TestDatabase } from '@/server/test-support/databases';
@@ -27,7 +27,8 @@ import { expectRefusalPage, Histogram } from './support/refusal';
  * UTF-16 units; mangled action ids; malformed multipart; oversized bodies with Content-Length and
  * chunked; wrong content types and methods. No answer may be 5xx, every stored row must satisfy
  * the length rule, each refusal must be the page in the site's layout, and the server must still
- * answer `/`.
+ * answer `/`. Posts "with JavaScript" have the shape Chromium gives them (captured first from the
+ * real form) and must get the enquiry stored or the field errors the schema gives their values.
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 15_015);
@@ -39,6 +40,9 @@ let server: ProductionServer;
 let database: TestDatabase;
 let form: LoadedForm;
 let actionId: string;
+let browser: Browser;
+/** The contact form as Chromium posts it with JavaScript (captured in `beforeAll`). */
+let jsPost: CapturedPost;
 let client = 0;
 const histogram = new Histogram();
 
@@ -58,9 +62,17 @@ describe.skipIf(!postgres)('bad requests to the contact form (fuzz, PostgreSQL)'
     const descriptor = form.fields.find(({ name }) => name === '$ACTION_1:0')?.value;
     actionId = (JSON.parse(descriptor ?? '{}') as { id: string }).id;
     expect(actionId).toMatch(/^[0-9a-f]{40,}$/);
+    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+    jsPost = await captureJsPost(server.url);
+    console.log(
+      `the contact form as Chromium posts it with JavaScript: headers ${JSON.stringify(jsPost.headers)}; ` +
+        `fields ${jsPost.entries.map(([name]) => name).join(', ')}; arguments (${jsPost.argsField}) ${jsPost.args}`,
+    );
+    expect(jsPost.headers['next-action']).toBe(actionId);
   });
 
   afterAll(async () => {
+    await browser?.close();
     await server?.stop();
     await database?.dispose();
   });
@@ -69,7 +81,7 @@ describe.skipIf(!postgres)('bad requests to the contact form (fuzz, PostgreSQL)'
     const stored = async () => (await database.db.select().from(leads)).length;
     await fc.assert(
       fc.asyncProperty(postCase(actionId), async (request) => {
-        const { kind, detail, init, expected } = await request();
+        const { kind, detail, init, expected, check } = await request();
         const response = await fetch(`${server.url}/contact-us`, {
           method: 'POST',
           body: init.body as BodyInit,
@@ -87,6 +99,7 @@ describe.skipIf(!postgres)('bad requests to the contact form (fuzz, PostgreSQL)'
         expect(expected, `${kind} ${detail ?? ''}: ${response.status}`).toContain(response.status);
         if (response.status !== 200)
           expectRefusalPage(response.status, html, response.headers.get('content-type'));
+        await check?.(html);
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
@@ -124,9 +137,8 @@ describe.skipIf(!postgres)('bad requests to the contact form (fuzz, PostgreSQL)'
       contactLimits.firstName,
       contactLimits.message,
     ]);
-    const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+    const page = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': '10.99.0.1' } });
     try {
-      const page = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': '10.99.0.1' } });
       await page.goto(`${server.url}/contact-us`);
       const loaded = Date.now();
       const field = page.getByLabel('First Name');
@@ -173,10 +185,66 @@ describe.skipIf(!postgres)('bad requests to the contact form (fuzz, PostgreSQL)'
         `stored at the limit: first name ${fieldLength(row!.firstName)} characters (${row!.firstName.length} UTF-16 units, ${Buffer.byteLength(row!.firstName)} bytes), message ${fieldLength(row!.message ?? '')} characters (${Buffer.byteLength(row!.message ?? '')} bytes)`,
       );
     } finally {
-      await browser.close();
+      await page.close();
     }
   });
 });
+
+/** A server-action post as Chromium sent it. */
+type CapturedPost = {
+  /** Its React and Next.js headers (`accept` and `next-*`), by lower-case name. */
+  headers: Record<string, string>;
+  /** Its multipart entries, in order. */
+  entries: Array<[string, string]>;
+  /** The entry holding the action's arguments (the one that names the form, `"$K…"`). */
+  argsField: string;
+  args: string;
+  /** What React put before each name of the form's own fields (where `firstName` went). */
+  prefix: string;
+};
+
+/**
+ * Submits the real contact form with JavaScript in Chromium (the `usual` values, so it is stored)
+ * and returns the server-action request it sent, read back from the wire.
+ * @throws when no server-action post is sent or no confirmation follows.
+ */
+async function captureJsPost(url: string): Promise<CapturedPost> {
+  const page = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': '10.99.0.2' } });
+  try {
+    await page.goto(`${url}/contact-us`, { waitUntil: 'networkidle' });
+    const loaded = Date.now();
+    for (const [name, value] of Object.entries(usual))
+      await page.locator(`[name="${name}"]`).fill(value);
+    const wait = loaded + 3_100 - Date.now();
+    if (wait > 0) await page.waitForTimeout(wait);
+    const posted = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.headers()['next-action'] !== undefined,
+    );
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const request = await posted;
+    await page.getByTestId('enquiry-reference').waitFor({ timeout: 20_000 });
+    const allHeaders = await request.allHeaders();
+    const body = await new Response(new Uint8Array(request.postDataBuffer()!), {
+      headers: { 'content-type': allHeaders['content-type']! },
+    }).formData();
+    const entries = [...body].map(([name, value]): [string, string] => [name, String(value)]);
+    const [argsField, args] = entries.find(([, value]) => /"\$K[0-9a-f]+"/.test(value))!;
+    const [firstName] = entries.find(([name]) => name.endsWith('firstName'))!;
+    return {
+      headers: Object.fromEntries(
+        Object.entries(allHeaders).filter(
+          ([name]) => name === 'accept' || name.startsWith('next-'),
+        ),
+      ),
+      entries,
+      argsField,
+      args,
+      prefix: firstName.slice(0, -'firstName'.length),
+    };
+  } finally {
+    await page.close();
+  }
+}
 
 /** Waits until `check` holds (polling every 100 ms, at most `ms`). */
 async function until(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
@@ -195,6 +263,8 @@ type PostRequest = () => Promise<{
   /** The body: FormData, bytes or a stream (sent chunked). */
   init: { body: unknown; headers?: Record<string, string>; duplex?: 'half' };
   expected: number[];
+  /** Further assertions on the answer's body. */
+  check?: (body: string) => Promise<void>;
 }>;
 
 /** One character of a kind a visitor (or a script) may type. */
@@ -254,17 +324,50 @@ const token = () => issueFormToken(SECRET, Date.now() - 5_000);
 const mpaBody = (values: Record<string, string>) =>
   formBody(form, { ...values, formToken: token() });
 
-/** The form's body as React posts it with JavaScript (`Next-Action` header, arguments in `0`). */
-function fetchBody(values: Record<string, string>, args = '[{"status":"idle"},"$K1"]'): FormData {
+/**
+ * The form's body as Chromium posts it with JavaScript (`jsPost`, with its headers): `values` in
+ * the form's fields, a fresh token, no proof of work (the clock check applies instead), `args` (by
+ * default as captured) in React's arguments entry, everything else as captured.
+ */
+function fetchBody(values: Record<string, string>, args = jsPost.args): FormData {
   const body = new FormData();
-  for (const [name, value] of Object.entries({
-    ...values,
-    [formTokenField]: token(),
-    [honeypotField]: '',
-  }))
-    body.append(`1_${name}`, value);
-  body.append('0', args);
+  for (const [name, value] of jsPost.entries) {
+    const field = name.startsWith(jsPost.prefix) ? name.slice(jsPost.prefix.length) : '';
+    if (name === jsPost.argsField) body.append(name, args);
+    else if (field === formTokenField) body.append(name, token());
+    else if (field !== proofField) body.append(name, values[field] ?? value);
+  }
   return body;
+}
+
+/** `values` as the server reads them from a multipart body (well-formed, line breaks as CRLF). */
+const asPosted = (values: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [
+      name,
+      value.toWellFormed().replace(/\r(?!\n)|(?<!\r)\n/g, '\r\n'),
+    ]),
+  );
+
+/**
+ * Asserts what the server answered a post of `values` with JavaScript (the RSC payload `rsc`): for
+ * values the schema accepts, the confirmation with a reference that is stored; else exactly the
+ * schema's field errors.
+ */
+async function expectJsAnswer(values: Record<string, string>, rsc: string): Promise<void> {
+  const parsed = contactSchema.safeParse(asPosted(values));
+  if (parsed.success) {
+    expect(rsc, rsc.slice(0, 400)).toContain('"status":"accepted"');
+    const reference = /"reference":"([^"]+)"/.exec(rsc)?.[1];
+    expect(reference, rsc.slice(0, 400)).toBeDefined();
+    expect(
+      await database.db.select().from(leads).where(eq(leads.reference, reference!)),
+    ).toHaveLength(1);
+  } else {
+    expect(rsc, rsc.slice(0, 400)).toContain('"status":"invalid"');
+    const errors = /"errors":(\{[^{}]*\})/.exec(rsc)?.[1];
+    expect(JSON.parse(errors ?? 'null'), rsc.slice(0, 400)).toEqual(fieldErrors(parsed.error));
+  }
 }
 
 /** The multipart bytes and content type of `body`, as fetch would send them. */
@@ -310,8 +413,9 @@ function postCase(id: string): fc.Arbitrary<PostRequest> {
   const fieldsJs = fieldValues.map<PostRequest>((values) => async () => ({
     kind: 'fields-js',
     detail: JSON.stringify(values).slice(0, 300),
-    init: { body: fetchBody(values), headers: { 'next-action': id, accept: 'text/x-component' } },
+    init: { body: fetchBody(values), headers: jsPost.headers },
     expected: [200],
+    check: (rsc) => expectJsAnswer(values, rsc),
   }));
   const actionIds = fc
     .tuple(
@@ -324,7 +428,7 @@ function postCase(id: string): fc.Arbitrary<PostRequest> {
         return {
           kind: 'action-id',
           detail,
-          init: { body: fetchBody(usual), headers: { 'next-action': wrong } },
+          init: { body: fetchBody(usual), headers: { ...jsPost.headers, 'next-action': wrong } },
           expected: [404],
         };
       const body = mpaBody(usual);
@@ -356,7 +460,7 @@ function postCase(id: string): fc.Arbitrary<PostRequest> {
         return {
           kind: 'arguments-js',
           detail: args.slice(0, 200),
-          init: { body: fetchBody(usual, args), headers: { 'next-action': id } },
+          init: { body: fetchBody(usual, args), headers: jsPost.headers },
           expected: [200, 400],
         };
       const body = mpaBody(usual);

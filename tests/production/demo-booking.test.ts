@@ -188,6 +188,16 @@ describe('demo booking from the production build (issue 16)', () => {
     const first = page.getByRole('radio').first();
     const start = (await first.getAttribute('value'))!;
     await first.check();
+    // A post the network loses is told in the form, not with the error page (issue 15).
+    const posts = (url: URL) => url.pathname === '/contact-us';
+    await page.route(posts, (route) =>
+      route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.continue(),
+    );
+    await page.getByRole('button', { name: 'Book this time' }).click();
+    const failed = page.getByRole('alert').filter({ hasText: 'the connection failed' });
+    await expect.poll(() => failed.count(), { timeout: 30_000 }).toBe(1);
+    await page.unroute(posts);
+    await first.check();
     await page.getByRole('button', { name: 'Book this time' }).click();
     await page.waitForURL('**/contact-us/demo', { timeout: 30_000 });
     await expect

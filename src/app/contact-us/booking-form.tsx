@@ -1,17 +1,31 @@
+'use client';
+
+import { useActionState } from 'react';
 import type { BookingOffer } from '@/lib/demo/offer';
 import { CtaButton } from '@/components/ui/cta';
 import { bookDemoTime } from './demo/actions';
+import { catchFailedCall, type FailedCall } from './failed-call';
 
-/** The booking action with its bound first argument (see bookDemoTime). */
-const bookTime = bookDemoTime.bind(null, null);
+/** Shown when the post did not reach the action (issue 15): refused by the server, or no answer. */
+const failedMessages: Record<FailedCall, string> = {
+  refused: 'This page is out of date and could not book the time. Please reload it and pick again.',
+  network:
+    'The time could not be booked: the connection failed. Please check it and press Book this time again.',
+};
+
+/** The booking action; a failed call leaves its message as the state instead of the error page. */
+const bookTime = catchFailedCall<string | null>(bookDemoTime, (_form, why) => failedMessages[why]);
 
 /**
  * The demo booking step (issue 16, items 1-2): a plain form, so it works without JavaScript. The
  * free times of each day are radio buttons in a fieldset named by the day, in the provider's zone.
  * Headed "Pick a time for your demo" after "Schedule a Demo", else "Book a call with our team".
- * `notice` is shown above the times (e.g. the time just chosen was taken).
+ * `notice` is shown above the times (e.g. the time just chosen was taken), and in its place why a
+ * post with JavaScript failed (issue 15).
  */
 export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: string }) {
+  const [failure, action] = useActionState(bookTime, null);
+  const message = failure ?? notice;
   const heading = offer.demoRequested ? 'Pick a time for your demo' : 'Book a call with our team';
   return (
     <section
@@ -21,12 +35,12 @@ export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: s
       <h3 id="booking-heading" className="text-xl">
         {heading}
       </h3>
-      {notice && (
+      {message && (
         <p
           role="alert"
           className="mt-1 rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-sm text-amber-900"
         >
-          {notice}
+          {message}
         </p>
       )}
       {offer.days.length === 0 ? (
@@ -34,7 +48,7 @@ export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: s
           No times are free at the moment. Our team will suggest times by e-mail.
         </p>
       ) : (
-        <form action={bookTime} className="mt-1 grid gap-2">
+        <form action={action} className="mt-1 grid gap-2">
           <p className="text-sm text-muted">
             Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. Skipping this is fine:
             your enquiry has already reached us.

@@ -17,6 +17,7 @@ import {
   formTokenField,
   honeypotField,
   overLimitFields,
+  readValues,
   sourcePageField,
   type ContactField,
 } from '@/lib/contact-fields';
@@ -25,6 +26,7 @@ import type { EnquiryContext } from '@/lib/enquiry-context';
 import { sendEnquiry } from './actions';
 import { proofPending, waitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
+import { catchFailedCall, type FailedCall } from './failed-call';
 import { FormField } from './form-field';
 
 const initialState: ContactFormState = { status: 'idle' };
@@ -39,6 +41,20 @@ const PROOF_WAIT_MS = 15_000;
 /** Shown when the browser refuses to send a field over its limit (issue 15). */
 const tooLongMessage =
   'Please shorten the fields marked below. Nothing was sent: what you typed is still in the form.';
+/** Shown when the post did not reach the action (issue 15): refused by the server, or no answer. */
+const failedMessages: Record<FailedCall, string> = {
+  refused:
+    'This page is out of date and could not send your enquiry. Please reload it and send again. What you typed is still in the form: copy a long message before you reload.',
+  network:
+    'Your enquiry could not be sent: the connection failed. What you typed is still in the form: please check your connection and press Submit again.',
+};
+
+/** The action, with a failed call answered in the form instead of the error page (issue 15). */
+const send = catchFailedCall(sendEnquiry, (form, why): ContactFormState => ({
+  status: 'failed',
+  message: failedMessages[why],
+  values: readValues(form),
+}));
 
 type ContactFormProps = {
   /** Signed form token from the server; null when the form cannot be sent right now. */
@@ -58,10 +74,12 @@ type ContactFormProps = {
  * message and the first invalid field takes focus; after success a confirmation with the
  * reference replaces the form. A `role="status"` region announces either outcome.
  * With JavaScript, a field over its limit by the one length rule (src/lib/contact-fields.ts) is
- * refused before anything is sent, with the message the server would give, and what was typed stays.
+ * refused before anything is sent, with the message the server would give, and what was typed stays;
+ * a post the server refuses or the network loses is answered by a `role="alert"` message above
+ * Submit, what was typed kept (issue 15).
  */
 export function ContactForm({ token, defaultSubject, retentionDays, context }: ContactFormProps) {
-  const [state, formAction, actionPending] = useActionState(sendEnquiry, initialState);
+  const [state, formAction, actionPending] = useActionState(send, initialState);
   const [awaitingProof, setAwaitingProof] = useState(false);
   const pending = actionPending || awaitingProof;
   const formRef = useRef<HTMLFormElement>(null);
@@ -86,11 +104,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
 
   /** Refuses to send when a field is over its limit (a valid form is far below the body limit). */
   const checkLengths = (event: FormEvent<HTMLFormElement>) => {
-    const data = new FormData(event.currentTarget);
-    const values = Object.fromEntries(
-      contactFields.map((name) => [name, String(data.get(name) ?? '')]),
-    );
-    const over = overLimitFields(values);
+    const over = overLimitFields(readValues(new FormData(event.currentTarget)));
     const refused = Object.keys(over).length > 0;
     if (refused) event.preventDefault();
     setTooLong(refused ? over : null);
@@ -113,7 +127,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
   };
 
   const value = (field: ContactField) =>
-    state.status === 'invalid' ? state.values[field] : field === 'subject' ? defaultSubject : '';
+    'values' in state ? state.values[field] : field === 'subject' ? defaultSubject : '';
   const field = (name: ContactField) => ({
     name,
     defaultValue: value(name),
@@ -203,6 +217,15 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
           )}
 
           {currentToken && <AltchaProof key={currentToken} formToken={currentToken} />}
+
+          {state.status === 'failed' && (
+            <p
+              role="alert"
+              className="rounded border border-red-700 bg-red-50 px-2 py-1.5 font-medium text-red-800"
+            >
+              {state.message}
+            </p>
+          )}
 
           <div>
             <CtaButton

@@ -5,10 +5,13 @@ import { usePathname } from 'next/navigation';
 import { ChevronRight } from 'lucide-react';
 import { JsonLd } from '@/components/seo/json-ld';
 import { buildBreadcrumbs, collapseBreadcrumbs } from '@/lib/breadcrumbs';
+import { isRefusalPagePath } from '@/lib/http/request-limits';
 import { breadcrumbJsonLd } from '@/lib/seo/structured-data';
 
 /**
- * Breadcrumb trail of the current path (spec §2), shown on every page but Home. Reads the path on
+ * Breadcrumb trail of the current path (spec §2), shown on every page but Home and the refusal
+ * pages (issue 15): those are served, without scripts, at the refused request's URL, so their own
+ * path (`/request-error/413`, "Request Error") is not where the visitor is. Reads the path on
  * the client side of the router so it also follows client navigation; it is prerendered with the page.
  * The same trail is given to search engines as a `BreadcrumbList` (JSON-LD), so the two always match.
  *
@@ -16,7 +19,7 @@ import { breadcrumbJsonLd } from '@/lib/seo/structured-data';
  */
 export function Breadcrumbs({ siteUrl }: { siteUrl: string }) {
   const pathname = usePathname();
-  if (!pathname || pathname === '/') return null;
+  if (!pathname || pathname === '/' || isRefusalPagePath(pathname)) return null;
   const trail = buildBreadcrumbs(pathname);
   const items = collapseBreadcrumbs(trail);
 

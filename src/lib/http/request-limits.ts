@@ -17,3 +17,11 @@ export const URL_LIMIT_BYTES = 8 * 1024;
 
 /** Why a request is refused, and with which status: 400, 404, 405, 413 or 414. */
 export type Refusal = { status: 400 | 404 | 405 | 413 | 414; reason: string };
+
+/** Where the pages explaining a refusal are prerendered (src/app/request-error); not public. */
+export const REFUSAL_PAGES_PATH = '/request-error';
+
+/** Whether `pathname` is under `REFUSAL_PAGES_PATH` (the proxy serves those pages at other URLs). */
+export function isRefusalPagePath(pathname: string): boolean {
+  return pathname === REFUSAL_PAGES_PATH || pathname.startsWith(`${REFUSAL_PAGES_PATH}/`);
+}

@@ -1,4 +1,5 @@
 import 'server-only';
+import { readValues } from '@/lib/contact-fields';
 import type { ContactFormState } from '@/lib/contact-schema';
 import { refererPath } from '@/lib/enquiry-context';
 import { getDatabase } from '../db';
@@ -9,7 +10,7 @@ import { errorFacts, log } from '../log';
 import { nudgeOutboxWorker } from '../outbox/runtime';
 import { createFormChallenge } from './altcha';
 import { getSiteSecret } from './secret';
-import { messages, readValues, submitEnquiry } from './submit';
+import { messages, submitEnquiry } from './submit';
 import { issueFormToken, verifyFormToken } from './token';
 
 /**

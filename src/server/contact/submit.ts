@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { readValues } from '@/lib/contact-fields';
 import {
-  contactFields,
   contactSchema,
   fieldErrors,
   formTokenField,
@@ -171,16 +171,6 @@ async function botSignal(
   if (proof === 'invalid' || proof === 'replayed') return `altcha-${proof}`;
   if (proof !== 'valid' && token.ageMs < TOKEN_MIN_AGE_MS) return 'too-fast';
   return null;
-}
-
-/** Every field as the string the visitor typed ('' when absent or not text). */
-export function readValues(formData: FormData): ContactValues {
-  const values = {} as ContactValues;
-  for (const field of contactFields) {
-    const value = formData.get(field);
-    values[field] = typeof value === 'string' ? value : '';
-  }
-  return values;
 }
 
 /** Cross-site posts are refused: `Origin` must be present and name this site. */

@@ -1,13 +1,18 @@
 import 'server-only';
-import { ACTION_BODY_LIMIT_BYTES, URL_LIMIT_BYTES, type Refusal } from '@/lib/http/request-limits';
+import {
+  ACTION_BODY_LIMIT_BYTES,
+  isRefusalPagePath,
+  URL_LIMIT_BYTES,
+  type Refusal,
+} from '@/lib/http/request-limits';
 import { checkActionForm } from '@/lib/security/action-form';
 import { readBytesWithin } from './read-body';
 
-/** The one page that accepts a POST: the contact form's server action (issue 3). */
-export const FORM_PATH = '/contact-us';
-
-/** Where the pages explaining a refusal are prerendered (src/app/request-error); not public. */
-export const REFUSAL_PAGES_PATH = '/request-error';
+/**
+ * The pages that accept a POST, their forms' server actions: the contact form (issue 3) and the
+ * demo booking form, which the booking page (issue 16) shows again with fresh times.
+ */
+const FORM_PATHS: ReadonlySet<string> = new Set(['/contact-us', '/contact-us/demo']);
 
 /** Methods every page answers; route handlers under /api answer their own methods. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -24,10 +29,10 @@ export type BuildFacts = {
  * Decides, before Next.js reads the request, whether it is one Next.js would answer with 5xx or
  * that no route of this site accepts (issue 15):
  * - a request target over `URL_LIMIT_BYTES`: 414;
- * - a method other than GET, HEAD, OPTIONS on anything but the contact form and the route
- *   handlers under /api (unknown /api paths included, which Next.js would try as an action): 405
- *   (the paths of the refusal pages themselves: 404);
- * - a POST to the contact form: not `multipart/form-data` with a boundary: 400; a body over
+ * - a method other than GET, HEAD, OPTIONS on anything but the pages with forms (`FORM_PATHS`) and
+ *   the route handlers under /api (unknown /api paths included, which Next.js would try as an
+ *   action): 405 (the paths of the refusal pages themselves: 404);
+ * - a POST to a form: not `multipart/form-data` with a boundary: 400; a body over
  *   `ACTION_BODY_LIMIT_BYTES` by Content-Length or, chunked, as it streams in: 413; a body that is
  *   not valid multipart: 400; an unknown or stale action id: 404; arguments React cannot decode: 400.
  * Reads at most `ACTION_BODY_LIMIT_BYTES` of the body (from the copy Next.js hands the proxy).
@@ -40,11 +45,10 @@ export async function guardRequest(request: Request, build: BuildFacts): Promise
   const url = new URL(request.url);
   if (Buffer.byteLength(url.pathname + url.search) > URL_LIMIT_BYTES)
     return { status: 414, reason: 'url-length' };
-  if (url.pathname === REFUSAL_PAGES_PATH || url.pathname.startsWith(`${REFUSAL_PAGES_PATH}/`))
-    return { status: 404, reason: 'refusal-page' };
+  if (isRefusalPagePath(url.pathname)) return { status: 404, reason: 'refusal-page' };
   if (READ_METHODS.has(request.method)) return null;
   if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
-  if (request.method !== 'POST' || url.pathname !== FORM_PATH)
+  if (request.method !== 'POST' || !FORM_PATHS.has(url.pathname))
     return { status: 405, reason: 'method' };
 
   const contentType = request.headers.get('content-type') ?? '';

@@ -36,16 +36,18 @@ export type ClientOptions = { localAddress?: string };
 const TOKEN_MIN_AGE_MS = 3_100;
 
 /**
- * Loads `/contact-us` as a browser would (fresh signed form token and server-action reference).
+ * Loads the contact page (`page`, default `/contact-us`; e.g. `/contact-us?subject=demo` for a demo
+ * request) as a browser would (fresh signed form token and server-action reference).
  * @throws when the page has no form or does not answer 200.
  */
 export async function loadForm(
   baseUrl: string,
   headers: Record<string, string> = {},
   client: ClientOptions = {},
+  page = '/contact-us',
 ): Promise<LoadedForm> {
-  const response = await httpRequest(`${baseUrl}/contact-us`, { headers, ...client });
-  if (response.status !== 200) throw new Error(`GET /contact-us answered ${response.status}`);
+  const response = await httpRequest(`${baseUrl}${page}`, { headers, ...client });
+  if (response.status !== 200) throw new Error(`GET ${page} answered ${response.status}`);
   return { fields: parseForm(response.text), loadedAt: Date.now() };
 }
 

@@ -18,6 +18,9 @@ export function expectRefusalPage(status: number, html: string, contentType: str
   expect(contentType, `content type of the ${status} page`).toMatch(/^text\/html/);
   for (const text of [/<header\b/, /<main\b/, /<footer\b/, ...(pageText[status] ?? [/$^/])])
     expect(text.test(html), `the ${status} page shows ${text}`).toBe(true);
+  // Served at the refused URL, not at its own: no breadcrumb of the page's path (404: the 404 page's).
+  if (status !== 404)
+    expect(html, `the ${status} page has no breadcrumb`).not.toContain('aria-label="Breadcrumb"');
 }
 
 /** Counts of answers by kind of request and status, printed as a table at the end of a fuzz. */

@@ -14,11 +14,12 @@ import { errorFacts, log } from '@/server/log';
  * /contact-us/demo (never in the URL), and redirects there: the page shows the booked demo, or
  * fresh times with `?outcome=gone` when the time was just taken (`invalid` for a bad request,
  * `limited` past the client's booking limit, `unavailable` when the database failed).
- * Takes a bound first argument (`null`) before the form, like every action of this site: the
- * request guard (src/lib/security/action-form.ts) accepts only actions posted as (bound value,
- * form), so an action can never receive the form where it expects something else.
+ * Takes the form's previous state first (`useActionState`'s: null, or the message of a call that
+ * failed in the browser; not used) before the form, like every action of this site: the request
+ * guard (src/lib/security/action-form.ts) accepts only actions posted as (bound value, form), so an
+ * action can never receive the form where it expects something else.
  */
-export async function bookDemoTime(_bound: null, formData: FormData): Promise<never> {
+export async function bookDemoTime(_previous: string | null, formData: FormData): Promise<never> {
   const token = String(formData.get('token') ?? '');
   const requestHeaders = await headers();
   let outcome: 'booked' | 'gone' | 'invalid' | 'limited' | 'unavailable';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { CtaLink } from '@/components/ui/cta';
+import { ErrorPageHeader } from '@/components/layout/error-page-header';
 import { requestErrors, type RequestErrorStatus } from '@/content/request-errors';
 
 type Props = { params: Promise<{ status: string }> };
@@ -32,19 +32,7 @@ export default async function RequestErrorPage({ params }: Props) {
   if (!text) notFound();
   return (
     <div className="mx-auto max-w-page px-2 py-6 sm:px-3 md:py-8">
-      <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">{`Error ${status}`}</p>
-      <h1 className="mt-1 text-4xl sm:text-5xl">{text.title}</h1>
-      {text.paragraphs.map((paragraph) => (
-        <p key={paragraph} className="mt-2 max-w-2xl text-lg text-slate-700">
-          {paragraph}
-        </p>
-      ))}
-      <div className="mt-3 flex flex-wrap gap-1.5">
-        <CtaLink href="/">Back to the home page</CtaLink>
-        <CtaLink href="/contact-us" intent="secondary">
-          Contact us
-        </CtaLink>
-      </div>
+      <ErrorPageHeader status={Number(status)} title={text.title} paragraphs={text.paragraphs} />
     </div>
   );
 }
