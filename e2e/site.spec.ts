@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { moduleTitles, pages } from './routes';
 
@@ -33,6 +34,27 @@ test.describe('routes', () => {
       }
     });
   }
+
+  test('the 404 page shows the trail of the URL asked for, never its own path', async ({
+    browser,
+  }) => {
+    const breadcrumb = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' });
+    const withScripts = await browser.newPage();
+    const errors: string[] = [];
+    withScripts.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().includes('404'))
+        errors.push(message.text());
+    });
+    await withScripts.goto('/no-such/page');
+    await expect(breadcrumb(withScripts).getByRole('link')).toHaveText(['Home', 'No Such', 'Page']);
+    expect(errors, 'no hydration error').toEqual([]);
+    const withoutScripts = await browser.newPage({ javaScriptEnabled: false });
+    await withoutScripts.goto('/no-such/page');
+    await expect(withoutScripts.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+    await expect(breadcrumb(withoutScripts)).toHaveCount(0);
+    await expect(withoutScripts.getByText('Not Found', { exact: true })).toHaveCount(0);
+    await Promise.all([withScripts.close(), withoutScripts.close()]);
+  });
 });
 
 test.describe('navigation bar', () => {

@@ -2,11 +2,16 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useSyncExternalStore } from 'react';
 import { ChevronRight } from 'lucide-react';
 import { JsonLd } from '@/components/seo/json-ld';
 import { buildBreadcrumbs, collapseBreadcrumbs } from '@/lib/breadcrumbs';
 import { isRefusalPagePath } from '@/lib/http/request-limits';
 import { breadcrumbJsonLd } from '@/lib/seo/structured-data';
+
+/** Paths of Next.js's own pages (`/_not-found`), never a page of the site (spec §1 routes). */
+const isFrameworkPath = (path: string | null) => path?.startsWith('/_') ?? false;
+const noSubscription = () => () => {};
 
 /**
  * Breadcrumb trail of the current path (spec §2), shown on every page but Home and the refusal
@@ -14,11 +19,19 @@ import { breadcrumbJsonLd } from '@/lib/seo/structured-data';
  * path (`/request-error/413`, "Request Error") is not where the visitor is. Reads the path on
  * the client side of the router so it also follows client navigation; it is prerendered with the page.
  * The same trail is given to search engines as a `BreadcrumbList` (JSON-LD), so the two always match.
+ * The 404 page is prerendered once at Next.js's own path (`/_not-found`), not at the visitor's: its
+ * HTML has no trail, and the browser adds the trail of the real URL once the page is hydrated.
  *
  * @param siteUrl The site's base URL (`SITE_URL`, known on the server) for the JSON-LD's absolute URLs.
  */
 export function Breadcrumbs({ siteUrl }: { siteUrl: string }) {
-  const pathname = usePathname();
+  const routerPath = usePathname();
+  // Server render and hydration use the third argument, the client after hydration the second.
+  const pathname = useSyncExternalStore(
+    noSubscription,
+    () => routerPath,
+    () => (isFrameworkPath(routerPath) ? null : routerPath),
+  );
   if (!pathname || pathname === '/' || isRefusalPagePath(pathname)) return null;
   const trail = buildBreadcrumbs(pathname);
   const items = collapseBreadcrumbs(trail);
