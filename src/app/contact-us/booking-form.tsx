@@ -9,18 +9,33 @@ const bookTime = bookDemoTime.bind(null, null);
  * The demo booking step (issue 16, items 1-2): a plain form, so it works without JavaScript. The
  * free times of each day are radio buttons in a fieldset named by the day, in the provider's zone.
  * Headed "Pick a time for your demo" after "Schedule a Demo", else "Book a call with our team".
- * `notice` is shown above the times (e.g. the time just chosen was taken).
+ * `notice` is shown above the times (e.g. the time just chosen was taken). With `reschedule` (the
+ * manage page's bound action, item 6) it moves the booked demo instead: an h2 "Pick another time",
+ * `offer.token` being the manage token.
  */
-export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: string }) {
-  const heading = offer.demoRequested ? 'Pick a time for your demo' : 'Book a call with our team';
+export function BookingForm({
+  offer,
+  notice,
+  reschedule,
+}: {
+  offer: BookingOffer;
+  notice?: string;
+  reschedule?: (formData: FormData) => Promise<void>;
+}) {
+  const heading = reschedule
+    ? 'Pick another time'
+    : offer.demoRequested
+      ? 'Pick a time for your demo'
+      : 'Book a call with our team';
+  const Heading = reschedule ? 'h2' : 'h3';
   return (
     <section
       aria-labelledby="booking-heading"
       className="mt-3 rounded border border-slate-200 bg-white p-2 sm:p-3"
     >
-      <h3 id="booking-heading" className="text-xl">
+      <Heading id="booking-heading" className="text-xl">
         {heading}
-      </h3>
+      </Heading>
       {notice && (
         <p
           role="alert"
@@ -34,10 +49,12 @@ export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: s
           No times are free at the moment. Our team will suggest times by e-mail.
         </p>
       ) : (
-        <form action={bookTime} className="mt-1 grid gap-2">
+        <form action={reschedule ?? bookTime} className="mt-1 grid gap-2">
           <p className="text-sm text-muted">
-            Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. Skipping this is fine:
-            your enquiry has already reached us.
+            Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone.{' '}
+            {reschedule
+              ? 'Your demo keeps its current time until you pick a new one.'
+              : 'Skipping this is fine: your enquiry has already reached us.'}
           </p>
           <input type="hidden" name="token" value={offer.token} />
           {offer.days.map((day) => (
@@ -64,7 +81,7 @@ export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: s
           ))}
           <div>
             <CtaButton type="submit" size="md">
-              Book this time
+              {reschedule ? 'Move my demo to this time' : 'Book this time'}
             </CtaButton>
           </div>
         </form>

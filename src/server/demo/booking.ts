@@ -5,19 +5,21 @@ import { computeSlots, type DemoRules, type HostCalendar, type Slot } from '@/li
 import type { Db } from '../db';
 import { demoBookings, leads } from '../db/schema';
 import type { DemoHost } from './config';
-import { enqueueDemoMails } from './mail-jobs';
+import { announceChange } from './announce';
 
 /** A stored demo booking. */
 export type DemoBooking = typeof demoBookings.$inferSelect;
 
 /**
  * The booking configuration from the `DEMO_*` variables: the rules, the hosts and how many hours
- * before a demo the visitor is reminded (`DEMO_REMINDER_HOURS`).
+ * before a demo the visitor is reminded (`DEMO_REMINDER_HOURS`); the endpoints of `WEBHOOK_URLS`
+ * that get the `demo.*` events (none when absent).
  */
 export type BookingSettings = {
   rules: DemoRules;
   hosts: readonly DemoHost[];
   reminderHours: number;
+  webhookUrls?: readonly string[];
 };
 
 /**
@@ -37,7 +39,7 @@ const day = 24 * 60 * 60_000;
  * until its feeds are read (not built yet), so such a host offers nothing, as the issue requires for
  * a feed that never answered; a host without feeds is busy only with its bookings.
  */
-async function hostCalendars(
+export async function hostCalendars(
   db: Db,
   settings: BookingSettings,
   now: number,
@@ -63,6 +65,22 @@ async function hostCalendars(
       .filter((row) => row.hostEmail.toLowerCase() === host.email.toLowerCase())
       .map((row) => ({ start: row.startsAt.getTime(), end: row.endsAt.getTime() })),
   }));
+}
+
+/**
+ * The host e-mails `hosts` ordered from the one with the fewest upcoming demos (from `now`, ms) in
+ * `calendars` (round robin, issue 16 item 3); ties keep their order (`DEMO_HOSTS` order).
+ */
+export function hostsByLoad(
+  hosts: readonly string[],
+  calendars: readonly HostCalendar[],
+  now: number,
+): string[] {
+  const upcoming = (email: string) =>
+    calendars
+      .find((host) => host.email === email)!
+      .bookings.filter((booking) => booking.start >= now).length;
+  return [...hosts].sort((a, b) => upcoming(a) - upcoming(b));
 }
 
 /** The demo times free at `now` (ms since the epoch), sorted, each with its free hosts. */
@@ -111,13 +129,7 @@ export async function bookDemo(
     (candidate) => candidate.start === start,
   );
   if (slot) {
-    const upcoming = (email: string) =>
-      calendars
-        .find((host) => host.email === email)!
-        .bookings.filter((booking) => booking.start >= now).length;
-    const byLoad = [...slot.hosts].sort((a, b) => upcoming(a) - upcoming(b));
-    const remindAt = slot.start - settings.reminderHours * 60 * 60_000;
-    for (const hostEmail of byLoad) {
+    for (const hostEmail of hostsByLoad(slot.hosts, calendars, now)) {
       const booking = await db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(demoBookings)
@@ -131,7 +143,7 @@ export async function bookDemo(
           .onConflictDoNothing()
           .returning();
         if (inserted)
-          await enqueueDemoMails(tx, inserted, remindAt > now ? new Date(remindAt) : null);
+          await announceChange(tx, { kind: 'booked', booking: inserted }, settings, now);
         return inserted;
       });
       if (booking) return { outcome: 'booked', booking };

@@ -3,8 +3,18 @@ import { ACTION_BODY_LIMIT_BYTES, URL_LIMIT_BYTES, type Refusal } from '@/lib/ht
 import { checkActionForm } from '@/lib/security/action-form';
 import { readBytesWithin } from './read-body';
 
-/** The one page that accepts a POST: the contact form's server action (issue 3). */
+/** The contact form's page, whose server action takes the enquiry (issue 3). */
 export const FORM_PATH = '/contact-us';
+
+/**
+ * Pages whose forms post server actions: the contact form (and its booking step), the booking page
+ * (fresh times after "slot gone") and the manage page (reschedule, cancel; issue 16).
+ */
+export const ACTION_PATHS: ReadonlySet<string> = new Set([
+  FORM_PATH,
+  '/contact-us/demo',
+  '/contact-us/demo/manage',
+]);
 
 /** Where the pages explaining a refusal are prerendered (src/app/request-error); not public. */
 export const REFUSAL_PAGES_PATH = '/request-error';
@@ -24,10 +34,10 @@ export type BuildFacts = {
  * Decides, before Next.js reads the request, whether it is one Next.js would answer with 5xx or
  * that no route of this site accepts (issue 15):
  * - a request target over `URL_LIMIT_BYTES`: 414;
- * - a method other than GET, HEAD, OPTIONS on anything but the contact form and the route
+ * - a method other than GET, HEAD, OPTIONS on anything but the ACTION_PATHS and the route
  *   handlers under /api (unknown /api paths included, which Next.js would try as an action): 405
  *   (the paths of the refusal pages themselves: 404);
- * - a POST to the contact form: not `multipart/form-data` with a boundary: 400; a body over
+ * - a POST to one of the ACTION_PATHS: not `multipart/form-data` with a boundary: 400; a body over
  *   `ACTION_BODY_LIMIT_BYTES` by Content-Length or, chunked, as it streams in: 413; a body that is
  *   not valid multipart: 400; an unknown or stale action id: 404; arguments React cannot decode: 400.
  * Reads at most `ACTION_BODY_LIMIT_BYTES` of the body (from the copy Next.js hands the proxy).
@@ -44,7 +54,7 @@ export async function guardRequest(request: Request, build: BuildFacts): Promise
     return { status: 404, reason: 'refusal-page' };
   if (READ_METHODS.has(request.method)) return null;
   if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
-  if (request.method !== 'POST' || url.pathname !== FORM_PATH)
+  if (request.method !== 'POST' || !ACTION_PATHS.has(url.pathname))
     return { status: 405, reason: 'method' };
 
   const contentType = request.headers.get('content-type') ?? '';
