@@ -117,13 +117,15 @@ describe('npm run leads -- demos / cancel (issue 16, PGlite)', () => {
         .select({ channel: outbox.channel, target: outbox.target })
         .from(outbox)
         .where(eq(outbox.bookingId, booking!.id));
-      expect(jobs.map((job) => job.target.replace(booking!.id, 'ID')).sort()).toEqual([
-        'host-cancel:ID:1',
-        'host:ID:0',
-        'visitor-cancel:ID:1',
-        'visitor:ID:0',
-        `${webhook}#demo.cancelled:ID:1`,
-      ]);
+      expect(jobs.map((job) => job.target.replace(booking!.id, 'ID')).sort()).toEqual(
+        [
+          'host-cancel:ID:1',
+          'host:ID:0',
+          'visitor-cancel:ID:1',
+          'visitor:ID:0',
+          `${webhook}#demo.cancelled:ID:1`,
+        ].sort(),
+      );
     } finally {
       await database.close();
     }

@@ -20,6 +20,7 @@ import {
 import { LEADS_FROM, LEADS_TO, until } from '../test-support/enquiry';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../test-support/smtp';
 import { startWebhookReceiver, type TestWebhookReceiver } from '../test-support/webhook-receiver';
+import { requeueFailed } from '../outbox/queue';
 import { createWebhookSender } from '../webhooks/sender';
 import { bookDemo, freeSlots, type BookingSettings, type DemoBooking } from './booking';
 import { cancelDemo, rescheduleDemo } from './changes';
@@ -464,6 +465,30 @@ for (const backend of backends) {
         console.log(
           `[${backend.kind}] reminders: ${reminders.length} queued, ${sent.length} sent once due (kept, moved), none for the cancelled demo or the old time`,
         );
+      });
+
+      it('a demo event an endpoint refuses (410) is marked failed and re-sent by leads retry with its webhook-id', async () => {
+        await worker().drain();
+        receiver.reset();
+        receiver.reply = (index) => ({ status: index === 0 ? 410 : 204 });
+        const leadId = await addLead(database.db, 'Retry');
+        const booked = await bookDemo(database.db, settings, leadId, friday10 + 24 * hour, now);
+        expect(booked.outcome).toBe('booked');
+        await worker().drain();
+        const [job] = await database.db
+          .select()
+          .from(outbox)
+          .where(and(eq(outbox.leadId, leadId), eq(outbox.channel, 'webhook')));
+        expect([job!.status, job!.lastError]).toEqual(['failed', 'HTTP 410']);
+        expect(await requeueFailed(database.db)).toBe(1);
+        await worker().drain();
+        expect(receiver.received.map((request) => request.status)).toEqual([410, 204]);
+        const [refused, accepted] = receiver.received;
+        expect(accepted!.headers['webhook-id']).toBe(refused!.headers['webhook-id']);
+        expect(accepted!.body).toBe(refused!.body);
+        expect(
+          (new Webhook(SECRET).verify(accepted!.body, accepted!.headers) as DemoEvent).type,
+        ).toBe('demo.booked');
       });
     },
   );

@@ -9,11 +9,15 @@ import { BookingForm } from '../../booking-form';
 import { VisitorTime } from '../visitor-time';
 import { cancelDemoBooking, rescheduleDemoTime } from './actions';
 
-/** The token rides in the URL: no search engine keeps the page, no other site gets the address. */
+/**
+ * The token rides in the URL: no search engine keeps the page, and no other site gets a `Referer`
+ * from it (`same-origin`; not `no-referrer`, under which browsers send the forms' POSTs with
+ * `Origin: null`, which Next.js refuses as a cross-site action).
+ */
 export const metadata: Metadata = {
   title: 'Manage your demo',
   robots: { index: false, follow: false },
-  referrer: 'no-referrer',
+  referrer: 'same-origin',
 };
 
 /** The manage page's actions with their bound first argument (see cancelDemoBooking). */
@@ -27,7 +31,7 @@ type ManagePageProps = {
 /** Notices after a post, shown with role="alert": the outcome of the visitor's own action. */
 const notices: Record<string, string> = {
   rescheduled: 'Your demo has moved. An updated invitation is on its way to your e-mail address.',
-  cancelled: 'Your demo is cancelled. We have let our team know.',
+  cancelled: 'Done: we have let our team know, and a cancellation is on its way to your e-mail.',
   gone: 'Sorry, that time was just taken. Your demo keeps its time; please pick another.',
   closed: 'This demo can no longer be changed.',
   invalid: 'Please pick one of the times below.',
@@ -67,7 +71,7 @@ function Contact() {
  * token in the URL shows the booked demo (in the provider's zone and, with JavaScript, the
  * visitor's) and offers to pick another time or cancel, both plain forms that work without
  * JavaScript; a cancelled or past demo is shown as such, a bad link says how to reach the team.
- * Not indexed; sends no referrer.
+ * Not indexed; sends no referrer to other sites.
  */
 export default async function ManageDemoPage({ searchParams }: ManagePageProps) {
   await connection();
@@ -82,6 +86,7 @@ export default async function ManageDemoPage({ searchParams }: ManagePageProps) 
         : 'Your demo';
   // "Slot gone" and a bad time belong beside the times; the other notices above everything.
   const nearTimes = outcome === 'gone' || outcome === 'invalid';
+  const done = outcome === 'rescheduled' || outcome === 'cancelled';
   return (
     <div className="mx-auto max-w-page px-2 py-4 sm:px-3 md:py-6">
       <h1 className="text-4xl sm:text-5xl">{heading}</h1>
@@ -89,7 +94,11 @@ export default async function ManageDemoPage({ searchParams }: ManagePageProps) 
         {notice && !(nearTimes && view.kind === 'live') && (
           <p
             role="alert"
-            className="rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-amber-900"
+            className={
+              done
+                ? 'rounded border border-brand-700 bg-brand-50 px-2 py-1.5 text-brand-900'
+                : 'rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-amber-900'
+            }
           >
             {notice}
           </p>
@@ -100,7 +109,13 @@ export default async function ManageDemoPage({ searchParams }: ManagePageProps) 
             <Contact />.
           </p>
         ) : (
-          <div className="rounded border border-brand-200 bg-brand-50 p-2 sm:p-3">
+          <div
+            className={
+              view.kind === 'live'
+                ? 'rounded border border-brand-200 bg-brand-50 p-2 sm:p-3'
+                : 'rounded border border-slate-200 bg-white p-2 sm:p-3'
+            }
+          >
             {view.kind === 'live' && (
               <CircleCheck aria-hidden="true" className="size-4 text-brand-700" />
             )}
