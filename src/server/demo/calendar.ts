@@ -60,7 +60,7 @@ export function invitationCalendar(
         email: lead.email,
         role: ICalAttendeeRole.REQ,
         status: ICalAttendeeStatus.NEEDSACTION,
-        rsvp: true,
+        rsvp: method === 'REQUEST',
       },
       {
         name: host.name,
