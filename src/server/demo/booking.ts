@@ -105,7 +105,8 @@ export async function liveBooking(db: Db, leadId: string): Promise<DemoBooking |
  * Books the demo at `start` (ms) for the lead `leadId` (issue 16, items 3-5). The time must be
  * offered now; its free hosts are tried from the one with the fewest upcoming demos (ties in
  * `DEMO_HOSTS` order). Each try inserts the booking and queues its invitations (and the reminder,
- * when the demo is more than `reminderHours` away) in one transaction;
+ * when the demo is more than `reminderHours` away, and the `demo.booked` event: announceChange) in
+ * one transaction;
  * the partial unique indexes of demo_bookings make a concurrent booking of the same host and start,
  * or a second live booking of the lead, insert nothing, on any number of instances.
  * @throws on database errors (nothing is then booked).
