@@ -9,6 +9,8 @@
  *   retry                     re-queue failed deliveries (e-mails and webhooks)
  *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365) and
  *                             spam never released older than SPAM_RETENTION_DAYS (default 30)
+ *   demos                     upcoming demos: reference, time (DEMO_TIMEZONE and UTC), host, visitor
+ *   cancel <reference>        cancel that enquiry's upcoming demo as the visitor would (e-mails, webhooks)
  * Uses the site's configuration (DATABASE_URL, or PGlite in DATA_DIR: through the running site's
  * Unix socket when it runs, since PGlite allows one process). Runs under tsx with the
  * `react-server` condition, so the server modules'
@@ -16,6 +18,9 @@
  */
 import { Command, Option } from 'commander';
 import { openDatabase, type Database } from '@/server/db/client';
+import { formatDay, formatTime } from '@/lib/demo/display';
+import { bookingSettings } from '@/server/demo/config';
+import { cancelDemoOf, listUpcomingDemos } from '@/server/demo/operator';
 import { getEnv } from '@/server/env';
 import {
   deleteLeadsByEmail,
@@ -162,6 +167,69 @@ program
       const removed = await purgeExpired(db, { leadsDays, spamDays });
       console.log(
         `Deleted ${removed} enquiries older than ${leadsDays} days (spam: ${spamDays} days).`,
+      );
+    }),
+  );
+
+/** A time in `DEMO_TIMEZONE` with its zone named, then in UTC: `Friday, 6 March 2026, 10:00 IST`. */
+function demoTime(at: Date): string {
+  const zone = getEnv().DEMO_TIMEZONE;
+  return `${formatDay(at.getTime(), zone)}, ${formatTime(at.getTime(), zone)}`;
+}
+
+/** A host as `Name <e-mail>` (the e-mail alone when it is no longer in DEMO_HOSTS). */
+function hostOf(email: string): string {
+  const host = getEnv().DEMO_HOSTS.find(
+    (candidate) => candidate.email.toLowerCase() === email.toLowerCase(),
+  );
+  return host ? `${host.name} <${email}>` : email;
+}
+
+program
+  .command('demos')
+  .description(
+    'list upcoming demos: reference, time in DEMO_TIMEZONE and in UTC, host, visitor, e-mail, organisation',
+  )
+  .action(() =>
+    withDatabase(async ({ db }) => {
+      const demos = await listUpcomingDemos(db);
+      for (const { reference, booking, visitor } of demos) {
+        console.log(
+          [
+            reference,
+            demoTime(booking.startsAt),
+            booking.startsAt.toISOString(),
+            hostOf(booking.hostEmail),
+            `${visitor.firstName} ${visitor.lastName}`,
+            visitor.email,
+            visitor.organization,
+          ].join('\t'),
+        );
+      }
+      console.error(`${demos.length} upcoming demo${demos.length === 1 ? '' : 's'}`);
+    }),
+  );
+
+program
+  .command('cancel')
+  .description(
+    "cancel an enquiry's upcoming demo as the visitor would: the running site e-mails the visitor and the host a cancellation (and sends the webhook event)",
+  )
+  .argument('<reference>', 'the enquiry reference, e.g. NH-7K3P9QXD2M')
+  .action((reference: string) =>
+    withDatabase(async ({ db }) => {
+      const result = await cancelDemoOf(db, bookingSettings(getEnv()), reference);
+      if (result.outcome === 'not-found') throw new Error(`No enquiry ${reference}.`);
+      if (result.outcome === 'no-live-demo')
+        throw new Error(`${reference} has no upcoming demo to cancel.`);
+      const { booking, visitorEmail } = result;
+      const ref = reference.trim().toUpperCase();
+      const events = getEnv().WEBHOOK_URLS.length;
+      console.log(
+        `Cancelled the demo of ${ref} on ${demoTime(booking.startsAt)} (${booking.startsAt.toISOString()}) with ${hostOf(booking.hostEmail)}. ` +
+          `Cancellations to ${visitorEmail} and ${booking.hostEmail} are queued` +
+          (events ? `, and the demo.cancelled event to ${events} webhook endpoint(s)` : '') +
+          '; the running site sends them.',
       );
     }),
   );

@@ -13,28 +13,49 @@ const failedMessages: Record<FailedCall, string> = {
     'The time could not be booked: the connection failed. Please check it and press Book this time again.',
 };
 
-/** The booking action; a failed call leaves its message as the state instead of the error page. */
-const bookTime = catchFailedCall<string | null>(bookDemoTime, (_form, why) => failedMessages[why]);
+/** A form action as `useActionState` calls it: the previous state (a message or null), the form. */
+type TimeAction = (previous: string | null, form: FormData) => Promise<string | null>;
+
+/** `action` with a failed call leaving its message as the state instead of the error page. */
+const safely = (action: TimeAction) =>
+  catchFailedCall<string | null>(action, (_form, why) => failedMessages[why]);
+
+const bookTime = safely(bookDemoTime);
 
 /**
  * The demo booking step (issue 16, items 1-2): a plain form, so it works without JavaScript. The
  * free times of each day are radio buttons in a fieldset named by the day, in the provider's zone.
  * Headed "Pick a time for your demo" after "Schedule a Demo", else "Book a call with our team".
  * `notice` is shown above the times (e.g. the time just chosen was taken), and in its place why a
- * post with JavaScript failed (issue 15).
+ * post with JavaScript failed (issue 15). With `reschedule` (the manage page's server action, item
+ * 6) it moves the booked demo instead: an h2 "Pick another time", `offer.token` being the manage
+ * token.
  */
-export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: string }) {
-  const [failure, action] = useActionState(bookTime, null);
+export function BookingForm({
+  offer,
+  notice,
+  reschedule,
+}: {
+  offer: BookingOffer;
+  notice?: string;
+  reschedule?: TimeAction;
+}) {
+  const [failure, action] = useActionState(reschedule ? safely(reschedule) : bookTime, null);
   const message = failure ?? notice;
-  const heading = offer.demoRequested ? 'Pick a time for your demo' : 'Book a call with our team';
+  const heading = reschedule
+    ? 'Pick another time'
+    : offer.demoRequested
+      ? 'Pick a time for your demo'
+      : 'Book a call with our team';
+  const Heading = reschedule ? 'h2' : 'h3';
   return (
     <section
       aria-labelledby="booking-heading"
       className="mt-3 rounded border border-slate-200 bg-white p-2 sm:p-3"
     >
-      <h3 id="booking-heading" className="text-xl">
+      <Heading id="booking-heading" className="text-xl">
         {heading}
-      </h3>
+      </Heading>
       {message && (
         <p
           role="alert"
@@ -50,8 +71,10 @@ export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: s
       ) : (
         <form action={action} className="mt-1 grid gap-2">
           <p className="text-sm text-muted">
-            Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. Skipping this is fine:
-            your enquiry has already reached us.
+            Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone.{' '}
+            {reschedule
+              ? 'Your demo keeps its current time until you pick a new one.'
+              : 'Skipping this is fine: your enquiry has already reached us.'}
           </p>
           <input type="hidden" name="token" value={offer.token} />
           {offer.days.map((day) => (
@@ -78,7 +101,7 @@ export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: s
           ))}
           <div>
             <CtaButton type="submit" size="md">
-              Book this time
+              {reschedule ? 'Move my demo to this time' : 'Book this time'}
             </CtaButton>
           </div>
         </form>

@@ -4,6 +4,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -122,6 +123,11 @@ export const outbox = pgTable(
     target: text('target').notNull().default(''),
     /** The demo booking a `demo` job announces (issue 16). */
     bookingId: uuid('booking_id').references(() => demoBookings.id, { onDelete: 'cascade' }),
+    /**
+     * What the job delivers, frozen when it was queued (issue 16): a `demo.*` webhook event, or the
+     * demo a cancellation e-mail withdraws. Null: built from the lead (and booking) when sent.
+     */
+    payload: jsonb('payload'),
     status: text('status').$type<OutboxStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     /** When a pending job may next be tried; for a `sending` job, when its claim expires. */

@@ -5,15 +5,16 @@ import { computeSlots, type DemoRules, type HostCalendar, type Slot } from '@/li
 import type { Db } from '../db';
 import { demoBookings, leads } from '../db/schema';
 import type { DemoHost } from './config';
+import { announceChange } from './announce';
 import { processFeeds, type BusyFeeds } from './feeds';
-import { enqueueDemoMails } from './mail-jobs';
 
 /** A stored demo booking. */
 export type DemoBooking = typeof demoBookings.$inferSelect;
 
 /**
  * The booking configuration from the `DEMO_*` variables: the rules, the hosts and how many hours
- * before a demo the visitor is reminded (`DEMO_REMINDER_HOURS`).
+ * before a demo the visitor is reminded (`DEMO_REMINDER_HOURS`); the endpoints of `WEBHOOK_URLS`
+ * that get the `demo.*` events (none when absent).
  */
 export type BookingSettings = {
   rules: DemoRules;
@@ -21,6 +22,8 @@ export type BookingSettings = {
   reminderHours: number;
   /** Where the hosts' busy times come from; default this process's feed cache (processFeeds). */
   feeds?: BusyFeeds;
+  /** `WEBHOOK_URLS`: each booking change is announced to them (demo.* events, issue 16). */
+  webhookUrls?: readonly string[];
 };
 
 /**
@@ -41,7 +44,7 @@ const day = 24 * 60 * 60_000;
  * `DEMO_FEED_MAX_AGE_HOURS`: src/server/demo/feeds.ts); a host without feeds is busy only with
  * its bookings.
  */
-async function hostCalendars(
+export async function hostCalendars(
   db: Db,
   settings: BookingSettings,
   now: number,
@@ -70,6 +73,22 @@ async function hostCalendars(
   }));
 }
 
+/**
+ * The host e-mails `hosts` ordered from the one with the fewest upcoming demos (from `now`, ms) in
+ * `calendars` (round robin, issue 16 item 3); ties keep their order (`DEMO_HOSTS` order).
+ */
+export function hostsByLoad(
+  hosts: readonly string[],
+  calendars: readonly HostCalendar[],
+  now: number,
+): string[] {
+  const upcoming = (email: string) =>
+    calendars
+      .find((host) => host.email === email)!
+      .bookings.filter((booking) => booking.start >= now).length;
+  return [...hosts].sort((a, b) => upcoming(a) - upcoming(b));
+}
+
 /** The demo times free at `now` (ms since the epoch), sorted, each with its free hosts. */
 export async function freeSlots(
   db: Db,
@@ -92,7 +111,8 @@ export async function liveBooking(db: Db, leadId: string): Promise<DemoBooking |
  * Books the demo at `start` (ms) for the lead `leadId` (issue 16, items 3-5). The time must be
  * offered now; its free hosts are tried from the one with the fewest upcoming demos (ties in
  * `DEMO_HOSTS` order). Each try inserts the booking and queues its invitations (and the reminder,
- * when the demo is more than `reminderHours` away) in one transaction;
+ * when the demo is more than `reminderHours` away, and the `demo.booked` event: announceChange) in
+ * one transaction;
  * the partial unique indexes of demo_bookings make a concurrent booking of the same host and start,
  * or a second live booking of the lead, insert nothing, on any number of instances.
  * @throws on database errors (nothing is then booked).
@@ -116,13 +136,7 @@ export async function bookDemo(
     (candidate) => candidate.start === start,
   );
   if (slot) {
-    const upcoming = (email: string) =>
-      calendars
-        .find((host) => host.email === email)!
-        .bookings.filter((booking) => booking.start >= now).length;
-    const byLoad = [...slot.hosts].sort((a, b) => upcoming(a) - upcoming(b));
-    const remindAt = slot.start - settings.reminderHours * 60 * 60_000;
-    for (const hostEmail of byLoad) {
+    for (const hostEmail of hostsByLoad(slot.hosts, calendars, now)) {
       const booking = await db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(demoBookings)
@@ -136,7 +150,7 @@ export async function bookDemo(
           .onConflictDoNothing()
           .returning();
         if (inserted)
-          await enqueueDemoMails(tx, inserted, remindAt > now ? new Date(remindAt) : null);
+          await announceChange(tx, { kind: 'booked', booking: inserted }, settings, now);
         return inserted;
       });
       if (booking) return { outcome: 'booked', booking };

@@ -18,6 +18,8 @@ export type InvitationFacts = {
   host: Pick<DemoHost, 'name' | 'email' | 'meetingUrl'>;
   /** Domain of the site's sender address, e.g. `nirmaya.example`. */
   domain: string;
+  /** The visitor's signed link to reschedule or cancel (issue 16, item 6), in their e-mails only. */
+  manageUrl?: string;
 };
 
 /** The invitation's `UID`: stable for the booking's life, so updates replace the same event (RFC 5545 §3.8.4.7). */
@@ -29,11 +31,15 @@ export function invitationUid(bookingId: string, domain: string): string {
  * The iCalendar invitation of a booked demo (issue 16, item 5): `METHOD:REQUEST` (RFC 5546 §3.2.2),
  * one `VEVENT` in UTC with the booking's `SEQUENCE`, the host as `ORGANIZER` and both the visitor
  * (to answer) and the host (accepted) as `ATTENDEE`s; the host's meeting link as `LOCATION` and `URL`.
+ * With `method` `CANCEL` (item 6, RFC 5546 §3.2.5) the same event, `STATUS:CANCELLED`, withdraws it.
  * Generated with ical-generator; returns the calendar text (CRLF lines, folded).
  */
-export function invitationCalendar({ booking, lead, host, domain }: InvitationFacts): string {
+export function invitationCalendar(
+  { booking, lead, host, domain }: InvitationFacts,
+  method: 'REQUEST' | 'CANCEL' = 'REQUEST',
+): string {
   const calendar = ical({
-    method: ICalCalendarMethod.REQUEST,
+    method: method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
     prodId: { company: 'Nirmaya Health', product: 'Website demo booking', language: 'EN' },
   });
   calendar.createEvent({
@@ -42,7 +48,7 @@ export function invitationCalendar({ booking, lead, host, domain }: InvitationFa
     stamp: booking.updatedAt,
     start: booking.startsAt,
     end: booking.endsAt,
-    status: ICalEventStatus.CONFIRMED,
+    status: method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     summary: `Nirmaya HIMS demo for ${lead.organization}`,
     description: `Demo for ${lead.firstName} ${lead.lastName} (${lead.organization}), enquiry ${lead.reference}.\nJoin: ${host.meetingUrl}`,
     location: host.meetingUrl,
@@ -54,7 +60,7 @@ export function invitationCalendar({ booking, lead, host, domain }: InvitationFa
         email: lead.email,
         role: ICalAttendeeRole.REQ,
         status: ICalAttendeeStatus.NEEDSACTION,
-        rsvp: true,
+        rsvp: method === 'REQUEST',
       },
       {
         name: host.name,

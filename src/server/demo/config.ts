@@ -1,6 +1,7 @@
 import 'server-only';
 import type { DemoRules } from '@/lib/demo/slots';
 import type { Env } from '../env';
+import type { BookingSettings } from './booking';
 
 /** One configured demo host (an entry of `DEMO_HOSTS`). */
 export type DemoHost = Env['DEMO_HOSTS'][number];
@@ -21,5 +22,15 @@ export function demoRules(env: Env): DemoRules {
     maxPerDay: env.DEMO_MAX_PER_DAY,
     closedDates: env.DEMO_CLOSED_DATES,
     bookingDays: env.DEMO_BOOKING_DAYS,
+  };
+}
+
+/** The booking settings of the environment: rules, hosts, reminder hours and `WEBHOOK_URLS`. */
+export function bookingSettings(env: Env): BookingSettings {
+  return {
+    rules: demoRules(env),
+    hosts: env.DEMO_HOSTS,
+    reminderHours: env.DEMO_REMINDER_HOURS,
+    webhookUrls: env.WEBHOOK_URLS,
   };
 }

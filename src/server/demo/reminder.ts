@@ -3,12 +3,12 @@ import type { SendMailOptions } from 'nodemailer';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { escapeHtml } from '../email/notification';
 import type { InvitationFacts } from './calendar';
-import type { InvitationAddresses } from './invitation';
+import { manageLines, type InvitationAddresses } from './invitation';
 
 /**
  * The visitor's reminder of a booked demo (issue 16, item 5), sent `DEMO_REMINDER_HOURS` before it:
  * the day and time in the provider's zone, the host and the meeting link, as text and HTML (values
- * escaped). The Message-ID is derived from booking and sequence, so a resend is the same message.
+ * escaped), and the link to reschedule or cancel (`facts.manageUrl`). The Message-ID is derived from booking and sequence, so a resend is the same message.
  */
 export function buildReminder(
   facts: InvitationFacts,
@@ -21,17 +21,25 @@ export function buildReminder(
     `Dear ${lead.firstName} ${lead.lastName},`,
     `a reminder of your Nirmaya HIMS demo with ${host.name} on ${when}.`,
   ];
+  const manage = manageLines(facts.manageUrl);
   return {
     from: addresses.from,
     to: { name: `${lead.firstName} ${lead.lastName}`, address: lead.email },
     replyTo: { name: host.name, address: host.email },
     subject: `Reminder: your Nirmaya HIMS demo, ${when}`,
     messageId: `<demo.${booking.id}.${booking.sequence}.reminder@${facts.domain}>`,
-    text: [...lines, '', `Join: ${host.meetingUrl}`, `Enquiry: ${lead.reference}`].join('\n'),
+    text: [
+      ...lines,
+      '',
+      `Join: ${host.meetingUrl}`,
+      `Enquiry: ${lead.reference}`,
+      ...manage.text,
+    ].join('\n'),
     html: [
       '<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">',
       ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
       `<p>Join: <a href="${escapeHtml(host.meetingUrl)}">${escapeHtml(host.meetingUrl)}</a><br>Enquiry: ${escapeHtml(lead.reference)}</p>`,
+      manage.html,
       '</body></html>',
     ].join('\n'),
   };

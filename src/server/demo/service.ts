@@ -11,8 +11,8 @@ import { getEnv, type Env } from '../env';
 import { hashClientAddress } from '../http/client-address';
 import { log } from '../log';
 import { nudgeOutboxWorker } from '../outbox/runtime';
-import { bookDemo, freeSlots, liveBooking, type BookingSettings } from './booking';
-import { demoRules, isBookingOn } from './config';
+import { bookDemo, freeSlots, liveBooking, type DemoBooking } from './booking';
+import { bookingSettings, isBookingOn } from './config';
 import { issueBookingToken, verifyBookingToken } from './token';
 
 /** Cookie holding the booking token between the booking form and the booking page (path-scoped). */
@@ -31,11 +31,37 @@ export type BookedDemo = {
 export type DemoStep =
   { kind: 'booked'; demo: BookedDemo } | { kind: 'offer'; offer: BookingOffer } | { kind: 'none' };
 
-const settingsOf = (env: Env): BookingSettings => ({
-  rules: demoRules(env),
-  hosts: env.DEMO_HOSTS,
-  reminderHours: env.DEMO_REMINDER_HOURS,
-});
+/** A booking as the pages show it: its time in `DEMO_TIMEZONE` and its host from `DEMO_HOSTS`. */
+export function bookedDemoOf(booking: DemoBooking, env: Env): BookedDemo {
+  const host = env.DEMO_HOSTS.find(
+    (candidate) => candidate.email.toLowerCase() === booking.hostEmail.toLowerCase(),
+  );
+  const at = booking.startsAt.getTime();
+  return {
+    start: booking.startsAt.toISOString(),
+    day: formatDay(at, env.DEMO_TIMEZONE),
+    time: formatTime(at, env.DEMO_TIMEZONE),
+    hostName: host?.name ?? booking.hostEmail,
+    meetingUrl: host?.meetingUrl ?? '',
+  };
+}
+
+/**
+ * Counts one booking post (booking, reschedule or cancel) of `clientAddress` against its own limit,
+ * `RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`, kept apart from the form's (issue 16, item 7).
+ * Returns false past the limit.
+ * @throws on database errors.
+ */
+export async function consumeBookingLimit(
+  db: Db,
+  env: Env,
+  secret: string,
+  clientAddress: string,
+): Promise<boolean> {
+  const limit = { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 };
+  const key = `demo:${hashClientAddress(clientAddress, secret)}`;
+  return consumeRateLimit(db, key, limit, new Date());
+}
 
 async function offerFor(
   db: Db,
@@ -47,7 +73,7 @@ async function offerFor(
     token: issueBookingToken(lead.id, secret),
     demoRequested: lead.demoRequested,
     timeZone: env.DEMO_TIMEZONE,
-    days: offerDays(await freeSlots(db, settingsOf(env)), env.DEMO_TIMEZONE),
+    days: offerDays(await freeSlots(db, bookingSettings(env)), env.DEMO_TIMEZONE),
   };
 }
 
@@ -82,22 +108,7 @@ export async function demoStep(token: string | undefined): Promise<DemoStep> {
   const leadId = verifyBookingToken(token, await getSiteSecret(db, env.FORM_SECRET));
   if (!leadId) return { kind: 'none' };
   const booking = await liveBooking(db, leadId);
-  if (booking) {
-    const host = env.DEMO_HOSTS.find(
-      (candidate) => candidate.email.toLowerCase() === booking.hostEmail.toLowerCase(),
-    );
-    const at = booking.startsAt.getTime();
-    return {
-      kind: 'booked',
-      demo: {
-        start: booking.startsAt.toISOString(),
-        day: formatDay(at, env.DEMO_TIMEZONE),
-        time: formatTime(at, env.DEMO_TIMEZONE),
-        hostName: host?.name ?? booking.hostEmail,
-        meetingUrl: host?.meetingUrl ?? '',
-      },
-    };
-  }
+  if (booking) return { kind: 'booked', demo: bookedDemoOf(booking, env) };
   const [lead] = await db
     .select({ id: leads.id, verdict: leads.verdict, demoRequested: leads.demoRequested })
     .from(leads)
@@ -123,13 +134,11 @@ export async function bookFromForm(
   if (!isBookingOn(env)) return 'invalid';
   const { db } = await getDatabase();
   const secret = await getSiteSecret(db, env.FORM_SECRET);
-  const limit = { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 };
-  const key = `demo:${hashClientAddress(clientAddress, secret)}`;
-  if (!(await consumeRateLimit(db, key, limit, new Date()))) return 'limited';
+  if (!(await consumeBookingLimit(db, env, secret, clientAddress))) return 'limited';
   const leadId = verifyBookingToken(token, secret);
   const at = Date.parse(start);
   if (!leadId || !Number.isFinite(at)) return 'invalid';
-  const result = await bookDemo(db, settingsOf(env), leadId, at);
+  const result = await bookDemo(db, bookingSettings(env), leadId, at);
   if (result.outcome === 'booked') {
     log.info({
       event: 'demo.booked',

@@ -9,10 +9,14 @@ import { checkActionForm } from '@/lib/security/action-form';
 import { readBytesWithin } from './read-body';
 
 /**
- * The pages that accept a POST, their forms' server actions: the contact form (issue 3) and the
- * demo booking form, which the booking page (issue 16) shows again with fresh times.
+ * Pages whose forms post server actions: the contact form (and its booking step), the booking page
+ * (fresh times after "slot gone") and the manage page (reschedule, cancel; issue 16).
  */
-const FORM_PATHS: ReadonlySet<string> = new Set(['/contact-us', '/contact-us/demo']);
+const ACTION_PATHS: ReadonlySet<string> = new Set([
+  '/contact-us',
+  '/contact-us/demo',
+  '/contact-us/demo/manage',
+]);
 
 /** Methods every page answers; route handlers under /api answer their own methods. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -29,10 +33,10 @@ export type BuildFacts = {
  * Decides, before Next.js reads the request, whether it is one Next.js would answer with 5xx or
  * that no route of this site accepts (issue 15):
  * - a request target over `URL_LIMIT_BYTES`: 414;
- * - a method other than GET, HEAD, OPTIONS on anything but the pages with forms (`FORM_PATHS`) and
- *   the route handlers under /api (unknown /api paths included, which Next.js would try as an
- *   action): 405 (the paths of the refusal pages themselves: 404);
- * - a POST to a form: not `multipart/form-data` with a boundary: 400; a body over
+ * - a method other than GET, HEAD, OPTIONS on anything but the ACTION_PATHS and the route
+ *   handlers under /api (unknown /api paths included, which Next.js would try as an action): 405
+ *   (the paths of the refusal pages themselves: 404);
+ * - a POST to one of the ACTION_PATHS: not `multipart/form-data` with a boundary: 400; a body over
  *   `ACTION_BODY_LIMIT_BYTES` by Content-Length or, chunked, as it streams in: 413; a body that is
  *   not valid multipart: 400; an unknown or stale action id: 404; arguments React cannot decode: 400.
  * Reads at most `ACTION_BODY_LIMIT_BYTES` of the body (from the copy Next.js hands the proxy).
@@ -48,7 +52,7 @@ export async function guardRequest(request: Request, build: BuildFacts): Promise
   if (isRefusalPagePath(url.pathname)) return { status: 404, reason: 'refusal-page' };
   if (READ_METHODS.has(request.method)) return null;
   if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
-  if (request.method !== 'POST' || !FORM_PATHS.has(url.pathname))
+  if (request.method !== 'POST' || !ACTION_PATHS.has(url.pathname))
     return { status: 405, reason: 'method' };
 
   const contentType = request.headers.get('content-type') ?? '';

@@ -14,6 +14,8 @@ export type ClaimedJob = {
   target: string;
   lead: typeof leads.$inferSelect;
   booking: typeof demoBookings.$inferSelect | null;
+  /** What the job delivers, frozen when it was queued (e.g. a `demo.*` webhook event), or null. */
+  payload: unknown;
 };
 
 const at = (msFromNow: number) => sql`now() + ${msFromNow} * interval '1 millisecond'`;
@@ -56,6 +58,7 @@ export async function claimJobs(
         target: outbox.target,
         leadId: outbox.leadId,
         bookingId: outbox.bookingId,
+        payload: outbox.payload,
       });
     if (claimed.length === 0) return [];
     const rows = await tx
@@ -85,6 +88,7 @@ export async function claimJobs(
               target: job.target,
               lead,
               booking,
+              payload: job.payload,
             },
           ]
         : [];

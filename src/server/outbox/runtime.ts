@@ -1,7 +1,10 @@
 import 'server-only';
 import type { Env } from '../env';
 import type { Database } from '../db';
+import { siteUrl } from '@/lib/seo/site-url';
+import { getSiteSecret } from '../contact/secret';
 import { createDemoMailSender } from '../demo/mail-jobs';
+import { issueManageToken, managePageUrl } from '../demo/manage-token';
 import { createEmailSender } from '../email/job-sender';
 import { createSmtpSender } from '../email/transport';
 import { log } from '../log';
@@ -14,7 +17,8 @@ const holder = globalThis as typeof globalThis & { __nirmayaOutboxWorker?: Outbo
 /**
  * Starts this process's outbox worker once (kept on `globalThis` across module reloads), with a
  * sender for each configured channel: e-mail with `SMTP_URL`, webhooks with `WEBHOOK_URLS` and
- * `WEBHOOK_SECRET` (issue 12), demo invitations and reminders with `SMTP_URL` and `DEMO_HOSTS` (issue 16). Jobs of an unconfigured channel pile up as pending, delivered once it
+ * `WEBHOOK_SECRET` (issue 12), demo invitations, reminders and cancellations with `SMTP_URL` and `DEMO_HOSTS` (issue 16; the
+ * visitor's carry the manage link on `SITE_URL`). Jobs of an unconfigured channel pile up as pending, delivered once it
  * is configured and the site restarted; this is logged once, here. With neither, no worker runs.
  */
 export function startOutboxWorker(database: Database, env: Env): void {
@@ -28,6 +32,11 @@ export function startOutboxWorker(database: Database, env: Env): void {
         send,
         { from: env.LEADS_FROM, copyTo: env.LEADS_TO, timeZone: env.DEMO_TIMEZONE },
         env.DEMO_HOSTS,
+        async (bookingId) =>
+          managePageUrl(
+            siteUrl(env.SITE_URL),
+            issueManageToken(bookingId, await getSiteSecret(database.db, env.FORM_SECRET)),
+          ),
       );
     }
   } else {

@@ -13,8 +13,17 @@ export function webhookId(jobId: string): string {
 }
 
 /**
- * The outbox's `webhook` channel (issue 12): POSTs a claimed job's lead as an `enquiry.created`
- * event to the job's target, signed per Standard Webhooks with `secret` (`whsec_…`, via the
+ * The endpoint a webhook job posts to: its target without the fragment, which names the event of a
+ * `demo.*` job (`<url>#demo.booked:<booking id>:<sequence>`, see demoEventTarget) and is never sent.
+ */
+export function webhookUrl(target: string): string {
+  return target.split('#')[0]!;
+}
+
+/**
+ * The outbox's `webhook` channel (issue 12): POSTs a claimed job's frozen event (`payload`, e.g.
+ * `demo.booked`, issue 16) or else its lead as an `enquiry.created` event to the job's endpoint
+ * (webhookUrl), signed per Standard Webhooks with `secret` (`whsec_…`, via the
  * `standardwebhooks` library): headers `webhook-id`, `webhook-timestamp` (s), `webhook-signature`.
  * One attempt lasts at most `timeoutMs` (default 10 s); redirects are not followed; the response
  * body is never read (cancelled unread).
@@ -24,14 +33,14 @@ export function webhookId(jobId: string): string {
 export function createWebhookSender(secret: string, { timeoutMs = 10_000 } = {}): JobSender {
   const signer = new Webhook(secret);
   return async (job) => {
-    const body = JSON.stringify(buildEnquiryEvent(job.lead));
+    const body = JSON.stringify(job.payload ?? buildEnquiryEvent(job.lead));
     if (Buffer.byteLength(body) > MAX_BODY_BYTES)
       throw new DeliveryFailure('Payload too large', true);
     const id = webhookId(job.id);
     const sentAt = new Date();
     let response: Response;
     try {
-      response = await fetch(job.target, {
+      response = await fetch(webhookUrl(job.target), {
         method: 'POST',
         headers: {
           'content-type': 'application/json',

@@ -1,0 +1,52 @@
+'use server';
+
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { cancelFromForm, rescheduleFromForm, type ManageOutcome } from '@/server/demo/manage';
+import { getEnv } from '@/server/env';
+import { clientAddress } from '@/server/http/client-address';
+import { errorFacts, log } from '@/server/log';
+
+/**
+ * Runs a manage-page change for the form's `token` and redirects back to the page with its
+ * outcome (`unavailable` when the database failed): a plain POST, then GET, without JavaScript.
+ */
+async function changeAndReturn(
+  formData: FormData,
+  change: (token: string, client: string) => Promise<ManageOutcome>,
+): Promise<never> {
+  const token = String(formData.get('token') ?? '');
+  let outcome: ManageOutcome | 'unavailable';
+  try {
+    outcome = await change(token, clientAddress(await headers(), getEnv().TRUST_PROXY));
+  } catch (error) {
+    log.error({ event: 'demo.change_failed', error: errorFacts(error) });
+    outcome = 'unavailable';
+  }
+  const query = new URLSearchParams({ token, outcome });
+  redirect(`/contact-us/demo/manage?${query}`);
+}
+
+/**
+ * The manage page's "pick another time" action (issue 16, item 6): moves the demo of the form's
+ * manage token to the chosen `start` and returns to the page with the outcome (`rescheduled`,
+ * `gone` with fresh times, `closed`, `invalid`, `limited`, `unavailable`). Takes the booking
+ * form's previous state first (not used), like bookDemoTime.
+ */
+export async function rescheduleDemoTime(
+  _previous: string | null,
+  formData: FormData,
+): Promise<never> {
+  return changeAndReturn(formData, (token, client) =>
+    rescheduleFromForm(token, String(formData.get('start') ?? ''), client),
+  );
+}
+
+/**
+ * The manage page's cancel action (issue 16, item 6): cancels the demo of the form's manage token
+ * and returns to the page with the outcome (`cancelled`, `closed`, `invalid`, `limited`,
+ * `unavailable`). Takes a bound first argument (`null`) before the form (see bookDemoTime).
+ */
+export async function cancelDemoBooking(_bound: null, formData: FormData): Promise<never> {
+  return changeAndReturn(formData, cancelFromForm);
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { issueBookingToken } from './token';
+import { issueManageToken, managePageUrl, verifyManageToken } from './manage-token';
+
+const secret = 'test-secret-0123456789abcdef0123456789abcdef';
+const bookingId = '4f1c2a7e-3b9d-4c55-9a1e-2d6f8b0c7e11';
+
+describe('manage tokens (issue 16, item 6: reschedule and cancel without an account)', () => {
+  const token = issueManageToken(bookingId, secret);
+
+  it('yields the booking it was issued for, the same token every time', () => {
+    expect(verifyManageToken(token, secret)).toBe(bookingId);
+    expect(issueManageToken(bookingId, secret)).toBe(token);
+  });
+
+  it.each([
+    ['missing', undefined, secret],
+    ['another secret', token, `${secret}x`],
+    ['another booking', token.replace(bookingId, '00000000-0000-4000-8000-000000000000'), secret],
+    ['a booking token', issueBookingToken(bookingId, secret), secret],
+    ['a truncated signature', token.slice(0, -2), secret],
+  ])('refuses %s', (_case, given, key) => {
+    expect(verifyManageToken(given, key)).toBeNull();
+  });
+
+  it('links to the manage page on SITE_URL with the token as its only parameter', () => {
+    const url = new URL(managePageUrl(new URL('https://nirmaya.example/'), token));
+    expect(url.origin + url.pathname).toBe('https://nirmaya.example/contact-us/demo/manage');
+    expect([...url.searchParams]).toEqual([['token', token]]);
+  });
+});

@@ -1,0 +1,257 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ICAL from 'ical.js';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { honeypotField } from '@/lib/contact-fields';
+import { until } from '@/server/test-support/enquiry';
+import {
+  freePort,
+  startSmtpServer,
+  type ReceivedMail,
+  type TestSmtpServer,
+} from '@/server/test-support/smtp';
+import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
+import { hiddenInputs } from './support/contact-form';
+import { startProductionServer, type ProductionServer } from './support/next-server';
+
+const hosts = [
+  { name: 'Meera Iyer', email: 'meera@nirmaya.example', meetingUrl: 'https://meet.example/meera' },
+  { name: 'Arjun Sen', email: 'arjun@nirmaya.example', meetingUrl: 'https://meet.example/arjun' },
+];
+
+/** The WCAG 2.0, 2.1 and 2.2 rules of levels A and AA (as e2e/a11y.spec.ts). */
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * Runs axe (with `axe`: axe runs as a script, so not with JavaScript off) on the page at 1280 and
+ * 375 px and returns its violations, one line each; saves a full-page screenshot of each width
+ * into `SCREENSHOT_DIR` when that is set; ends at `endWidth`.
+ */
+async function checkWidths(
+  page: Page,
+  name: string,
+  endWidth: number,
+  axe: boolean,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    const { violations } = axe
+      ? await new AxeBuilder({ page }).withTags(WCAG_AA).analyze()
+      : { violations: [] };
+    found.push(
+      ...violations.flatMap(({ id, nodes }) =>
+        nodes.map((node) => `${width}px ${id}: ${node.target.join(' ')}`),
+      ),
+    );
+    if (process.env.SCREENSHOT_DIR) {
+      await page.screenshot({
+        path: path.join(process.env.SCREENSHOT_DIR, `${name}-${width}.png`),
+        fullPage: true,
+      });
+    }
+  }
+  await page.setViewportSize({ width: endWidth, height: 800 });
+  return found;
+}
+
+const istTime = (iso: string) =>
+  new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Asia/Kolkata',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
+
+/** The calendar part of an e-mail as ical.js reads it: METHOD, SEQUENCE, UID and DTSTART (UTC). */
+function calendarOf(mail: ReceivedMail) {
+  const part = mail.parsed.attachments.find((item) => item.mimeType === 'text/calendar')!;
+  const text =
+    typeof part.content === 'string' ? part.content : new TextDecoder().decode(part.content);
+  const calendar = new ICAL.Component(ICAL.parse(text) as unknown[]);
+  const event = new ICAL.Event(calendar.getFirstSubcomponent('vevent')!);
+  return {
+    method: calendar.getFirstPropertyValue('method'),
+    sequence: event.sequence,
+    uid: event.uid,
+    start: event.startDate.toJSDate().toISOString(),
+  };
+}
+
+describe('rescheduling and cancelling a demo from the e-mailed link, production build (issue 16, item 6)', () => {
+  let smtp: TestSmtpServer;
+  let server: ProductionServer;
+  let dataDir: string;
+  let browser: Browser;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-manage-'));
+    const port = await freePort();
+    server = await startProductionServer({
+      port,
+      env: {
+        DATA_DIR: dataDir,
+        DATABASE_URL: undefined,
+        SITE_URL: `http://127.0.0.1:${port}`,
+        SMTP_URL: smtp.url,
+        LEADS_TO: 'leads@nirmaya.example',
+        LEADS_FROM: 'Nirmaya website <no-reply@nirmaya.example>',
+        WEBHOOK_URLS: undefined,
+        WEBHOOK_SECRET: undefined,
+        DEMO_HOSTS: JSON.stringify(hosts),
+        // Every hour of every day, so that times are free whenever the test runs.
+        DEMO_HOURS: 'Mon-Sun 00:00-24:00',
+        DEMO_NOTICE_HOURS: '1',
+        DEMO_BOOKING_DAYS: '2',
+        RATE_LIMIT_MAX: '50',
+        RATE_LIMIT_WINDOW_MINUTES: '1440',
+      },
+      readyPath: '/api/health',
+    });
+    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const form = (entries: Array<[string, string]>) => {
+    const data = new FormData();
+    for (const [name, value] of entries) data.append(name, value);
+    return data;
+  };
+  /** The e-mails to `address` whose subject starts with `prefix`, once there are `count`. */
+  async function mailsTo(address: string, prefix: string, count = 1): Promise<ReceivedMail[]> {
+    const matching = () =>
+      smtp.received.filter(
+        (mail) => mail.envelope.to.includes(address) && mail.parsed.subject?.startsWith(prefix),
+      );
+    await until(async () => matching().length >= count, 60_000);
+    return matching();
+  }
+
+  /**
+   * Requests a demo as `email` and books the first offered time without JavaScript (as
+   * demo-booking.test.ts does); returns the booked start and the manage link of the invitation.
+   */
+  async function bookAndReadLink(email: string): Promise<{ start: string; link: string }> {
+    const page = `${server.url}/contact-us?subject=demo`;
+    const hidden = hiddenInputs(await (await fetch(page)).text());
+    await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
+    const fields = {
+      firstName: 'Asha',
+      lastName: 'Rao',
+      email,
+      organization: 'City General Hospital',
+      subject: 'Request a demo of Nirmaya HIMS',
+      message: '',
+    };
+    const confirmation = await (
+      await fetch(page, {
+        method: 'POST',
+        body: form([...hidden, ...Object.entries(fields), [honeypotField, '']]),
+        headers: { origin: server.url },
+      })
+    ).text();
+    const start = /<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/.exec(
+      confirmation,
+    )![1]!;
+    const booked = await fetch(page, {
+      method: 'POST',
+      body: form([...hiddenInputs(confirmation), ['start', start]]),
+      headers: { origin: server.url },
+      redirect: 'manual',
+    });
+    expect(booked.status).toBe(303);
+    const [invitation] = await mailsTo(email, 'Your Nirmaya HIMS demo');
+    const link = /To pick another time or cancel, open: (\S+)/.exec(
+      invitation!.parsed.text ?? '',
+    )![1]!;
+    expect(link.startsWith(`${server.url}/contact-us/demo/manage?token=m1.`)).toBe(true);
+    return { start, link };
+  }
+
+  for (const javaScript of [false, true]) {
+    const width = javaScript ? 1280 : 375;
+    it(`JavaScript ${javaScript ? 'on' : 'off'}, ${width} px, New York: the e-mailed link reschedules, then cancels`, async () => {
+      const email = `manage-${javaScript ? 'js' : 'nojs'}@hospital.example`;
+      const { start, link } = await bookAndReadLink(email);
+      const context = await browser.newContext({
+        javaScriptEnabled: javaScript,
+        timezoneId: 'America/New_York',
+        locale: 'en-US',
+        viewport: { width, height: 800 },
+      });
+      const page = await context.newPage();
+      const response = await page.goto(link);
+      expect(response!.status()).toBe(200);
+      expect(await page.locator('meta[name="referrer"]').getAttribute('content')).toBe(
+        'same-origin',
+      );
+      expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain(
+        'noindex',
+      );
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your demo');
+      expect(await page.getByTestId('managed-time').textContent()).toContain(
+        `${istTime(start)} IST`,
+      );
+      if (javaScript) {
+        await expect
+          .poll(() => page.getByTestId('visitor-time').textContent(), { timeout: 30_000 })
+          .toMatch(/E[SD]T/);
+      }
+      const name = `demo-manage-${javaScript ? 'js' : 'nojs'}`;
+      expect(await checkWidths(page, name, width, javaScript)).toEqual([]);
+
+      // Pick another time: the last one offered.
+      const radios = page.getByRole('radio');
+      const next = (await radios.last().getAttribute('value'))!;
+      await radios.last().check();
+      await page.getByRole('button', { name: 'Move my demo to this time' }).click();
+      await page.waitForURL(/outcome=rescheduled/, { timeout: 30_000 });
+      await expect
+        .poll(() => page.getByRole('alert').filter({ hasText: 'Your demo has moved' }).count(), {
+          timeout: 30_000,
+        })
+        .toBe(1);
+      await expect
+        .poll(() => page.getByTestId('managed-time').textContent(), { timeout: 30_000 })
+        .toContain(`${istTime(next)} IST`);
+      const [updated] = await mailsTo(email, 'Updated: Your Nirmaya HIMS demo');
+      const request = calendarOf(updated!);
+      expect(request).toMatchObject({
+        method: 'REQUEST',
+        sequence: 1,
+        start: new Date(next).toISOString(),
+      });
+      // The link in the updated invitation is the same link.
+      expect(updated!.parsed.text).toContain(link);
+
+      // Cancel.
+      await page.getByRole('button', { name: 'Cancel my demo' }).click();
+      await page.waitForURL(/outcome=cancelled/, { timeout: 30_000 });
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 })
+        .toBe('Your demo is cancelled');
+      await expect.poll(() => page.title(), { timeout: 10_000 }).not.toBe('');
+      expect(await checkWidths(page, `${name}-cancelled`, width, javaScript)).toEqual([]);
+      const [cancellation] = await mailsTo(email, 'Cancelled: your Nirmaya HIMS demo');
+      expect(calendarOf(cancellation!)).toMatchObject({
+        method: 'CANCEL',
+        sequence: 2,
+        uid: request.uid,
+        start: new Date(next).toISOString(),
+      });
+      await mailsTo('leads@nirmaya.example', 'Cancelled: demo', javaScript ? 2 : 1);
+      console.log(
+        `JavaScript ${javaScript ? 'on' : 'off'} at ${width} px: booked ${start}, moved to ${next} (SEQUENCE 1), cancelled (SEQUENCE 2); ${smtp.received.length} e-mails so far`,
+      );
+      await context.close();
+    });
+  }
+});
