@@ -4,7 +4,6 @@ import ICAL from 'ical.js';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWeeklyHours } from '@/lib/demo/hours';
-import type { Db } from '../db';
 import type { Database } from '../db/client';
 import { demoBookings, leads, outbox } from '../db/schema';
 import { createSmtpSender } from '../email/transport';
@@ -17,6 +16,7 @@ import {
   type TestDatabase,
 } from '../test-support/databases';
 import { LEADS_FROM, LEADS_TO, until } from '../test-support/enquiry';
+import { addDemoLead } from '../test-support/demo-lead';
 import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
 import { bookDemo, freeSlots, type BookingSettings } from './booking';
 import { createDemoMailSender } from './mail-jobs';
@@ -52,24 +52,6 @@ const settings: BookingSettings = {
 const now = Date.parse('2026-03-05T00:00:00Z');
 const firstSlot = Date.parse('2026-03-06T04:30:00Z');
 
-async function addLead(db: Db, index: number, verdict: 'lead' | 'spam' = 'lead'): Promise<string> {
-  const id = randomUUID();
-  await db.insert(leads).values({
-    id,
-    reference: `NH-TEST${String(index).padStart(5, '0')}`,
-    submissionId: id,
-    firstName: 'Visitor',
-    lastName: `No ${index}`,
-    email: `visitor${index}@hospital.example`,
-    organization: `Hospital ${index}`,
-    subject: 'Schedule a Demo',
-    clientHash: 'test',
-    verdict,
-    demoRequested: true,
-  });
-  return id;
-}
-
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(backendTitle('demo booking (issue 16)', backend), () => {
     let database: TestDatabase;
@@ -90,7 +72,7 @@ for (const backend of backends) {
 
     it('20 visitors race for one time with two hosts: 2 get it, 18 see fresh times', async () => {
       const leadIds = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => addLead(database.db, i)),
+        Array.from({ length: 20 }, (_, i) => addDemoLead(database.db, i)),
       );
       const started = performance.now();
       const results = await Promise.all(
@@ -132,9 +114,9 @@ for (const backend of backends) {
 
     it('gives the next demo to the host with the fewest upcoming demos, one live demo per enquiry', async () => {
       const [a, b, c] = [
-        await addLead(database.db, 100),
-        await addLead(database.db, 101),
-        await addLead(database.db, 102),
+        await addDemoLead(database.db, 100),
+        await addDemoLead(database.db, 101),
+        await addDemoLead(database.db, 102),
       ];
       const secondSlot = firstSlot + 60 * 60_000;
       const first = await bookDemo(database.db, settings, a, secondSlot, now);
@@ -157,7 +139,7 @@ for (const backend of backends) {
     });
 
     it('never books a quarantined or unknown enquiry', async () => {
-      const spam = await addLead(database.db, 200, 'spam');
+      const spam = await addDemoLead(database.db, 200, 'spam');
       expect(
         await bookDemo(database.db, settings, spam, firstSlot + 24 * 60 * 60_000, now),
       ).toEqual({ outcome: 'refused' });
@@ -175,7 +157,7 @@ for (const backend of backends) {
         .from(demoBookings)
         .where(eq(demoBookings.startsAt, new Date(firstSlot)))
         .limit(1);
-      const lead = await addLead(database.db, 300);
+      const lead = await addDemoLead(database.db, 300);
       const copy = {
         id: randomUUID(),
         leadId: lead,
@@ -307,14 +289,14 @@ for (const backend of backends) {
       const near = await bookDemo(
         database.db,
         allDay,
-        await addLead(database.db, 400),
+        await addDemoLead(database.db, 400),
         soon.start,
         clock,
       );
       const far = await bookDemo(
         database.db,
         allDay,
-        await addLead(database.db, 401),
+        await addDemoLead(database.db, 401),
         later.start,
         clock,
       );
