@@ -1,6 +1,8 @@
 import type { BookingOffer } from '@/lib/demo/offer';
 import { CtaButton } from '@/components/ui/cta';
+import { BookingTimes } from './booking-times';
 import { bookDemoTime } from './demo/actions';
+import { TimeOption } from './time-option';
 
 /** The booking action with its bound first argument (see bookDemoTime). */
 const bookTime = bookDemoTime.bind(null, null);
@@ -35,33 +37,23 @@ export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: s
         </p>
       ) : (
         <form action={bookTime} className="mt-1 grid gap-2">
-          <p className="text-sm text-muted">
-            Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. Skipping this is fine:
-            your enquiry has already reached us.
-          </p>
           <input type="hidden" name="token" value={offer.token} />
-          {offer.days.map((day) => (
-            <fieldset key={day.date} className="grid gap-1">
-              <legend className="font-semibold">{day.label}</legend>
-              <div className="flex flex-wrap gap-1">
-                {day.times.map((time) => (
-                  <label
-                    key={time.start}
-                    className="flex min-h-6 cursor-pointer items-center gap-1 rounded border border-slate-300 px-1.5 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
-                  >
-                    <input
-                      type="radio"
-                      name="start"
-                      value={time.start}
-                      required
-                      className="accent-brand-700"
-                    />
-                    <span>{time.label}</span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-          ))}
+          <BookingTimes days={offer.days} timeZone={offer.timeZone}>
+            <p className="text-sm text-muted">
+              Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. Skipping this is fine:
+              your enquiry has already reached us.
+            </p>
+            {offer.days.map((day) => (
+              <fieldset key={day.date} className="grid gap-1">
+                <legend className="font-semibold">{day.label}</legend>
+                <div className="flex flex-wrap gap-1">
+                  {day.times.map((time) => (
+                    <TimeOption key={time.start} {...time} />
+                  ))}
+                </div>
+              </fieldset>
+            ))}
+          </BookingTimes>
           <div>
             <CtaButton type="submit" size="md">
               Book this time
