@@ -76,3 +76,23 @@ export async function watchCspViolations(context: BrowserContext): Promise<strin
   });
   return violations;
 }
+
+/**
+ * axe's violations for what a visitor without JavaScript sees on `page` (a context with scripts
+ * disabled, where axe itself cannot run): the page's HTML, scripts removed, opened at the same
+ * address and width in a context that may run axe, with the site's own stylesheets.
+ */
+export async function axeViolationsWithoutScripts(page: Page, label: string): Promise<string[]> {
+  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script\s*>/gi, '');
+  const context = await page.context().browser()!.newContext({ viewport: page.viewportSize() });
+  try {
+    const copy = await context.newPage();
+    await copy.route(page.url(), (route) =>
+      route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }),
+    );
+    await copy.goto(page.url());
+    return await axeViolations(copy, label);
+  } finally {
+    await context.close();
+  }
+}
