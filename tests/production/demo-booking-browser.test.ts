@@ -165,7 +165,11 @@ describe('demo booking in Chromium, New York, with and without JavaScript (issue
             `picker chunk ${chunk.url}: ${Buffer.byteLength(chunk.text)} B, gzip ${gzipSync(chunk.text).length} B, brotli ${brotliCompressSync(chunk.text).length} B (fetched after the booking step showed; ${firstLoad} scripts before)`,
           );
         }
+        // axe's WCAG 2.2 rules include target-size (24 px); nothing may overflow the viewport.
         found.push(...(await axeViolations(page, `${width}px step`)));
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        ).toBeLessThanOrEqual(0);
         if (process.env.SCREENSHOT_DIR) await screenshots(page, `booking-picker`, width);
 
         // Keyboard: from the chosen day, the arrow key moves to the next offered day, Enter picks it.

@@ -89,7 +89,7 @@ export function TimePicker({ days: offered, timeZone }: Pick<BookingOffer, 'days
         </div>
         <fieldset className="grid gap-1">
           <legend className="mb-1 font-semibold">Times on {day.label}</legend>
-          <div className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-1">
+          <div className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,15rem),1fr))] gap-1">
             {day.times.map((time) => (
               <TimeOption
                 key={time.start}
