@@ -186,6 +186,11 @@ describe('demo booking in Chromium, New York, with and without JavaScript (issue
         );
         await page.keyboard.press('Space');
         for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
+        if (process.env.SCREENSHOT_DIR) {
+          await page.locator('section[aria-labelledby="booking-heading"]').screenshot({
+            path: path.join(process.env.SCREENSHOT_DIR, `booking-picker-${width}-keyboard.png`),
+          });
+        }
         const chosen = page.locator('input[name="start"]:checked');
         start = (await chosen.getAttribute('value'))!;
         const label = await page.locator('label', { has: chosen }).textContent();
