@@ -4,6 +4,9 @@ import { BookingTimes } from './booking-times';
 import { bookDemoTime } from './demo/actions';
 import { TimeOption } from './time-option';
 
+/** What follows the time zone above the times. */
+const hint = 'Skipping this is fine: your enquiry has already reached us.';
+
 /** The booking action with its bound first argument (see bookDemoTime). */
 const bookTime = bookDemoTime.bind(null, null);
 
@@ -38,10 +41,9 @@ export function BookingForm({ offer, notice }: { offer: BookingOffer; notice?: s
       ) : (
         <form action={bookTime} className="mt-1 grid gap-2">
           <input type="hidden" name="token" value={offer.token} />
-          <BookingTimes days={offer.days} timeZone={offer.timeZone}>
+          <BookingTimes days={offer.days} timeZone={offer.timeZone} hint={hint}>
             <p className="text-sm text-muted">
-              Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. Skipping this is fine:
-              your enquiry has already reached us.
+              Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. {hint}
             </p>
             {offer.days.map((day) => (
               <fieldset key={day.date} className="grid gap-1">

@@ -41,9 +41,14 @@ const classNames: Partial<ClassNames> = {
  * a keyboard grid, arrow keys between days, only the offered days enabled) and the chosen day's
  * times as radio buttons, both in the visitor's zone (`Intl`), each with the provider's time
  * beside it ("10:30 EST (21:00 IST)"). The radios post the offer's own ISO instants as `start`,
- * so the form's server action books them as it books the plain form's. Loaded by BookingTimes.
+ * so the form's server action books them as it books the plain form's; `hint` follows the note on
+ * time zones. Loaded by BookingTimes.
  */
-export function TimePicker({ days: offered, timeZone }: Pick<BookingOffer, 'days' | 'timeZone'>) {
+export function TimePicker({
+  days: offered,
+  timeZone,
+  hint,
+}: Pick<BookingOffer, 'days' | 'timeZone'> & { hint: string }) {
   const visitorZone = useMemo(() => Intl.DateTimeFormat().resolvedOptions().timeZone, []);
   const days = useMemo(
     () => visitorDays({ days: offered, timeZone }, visitorZone),
@@ -65,8 +70,7 @@ export function TimePicker({ days: offered, timeZone }: Pick<BookingOffer, 'days
     <>
       <p className="text-sm text-muted">
         Times are in your time zone, {visitorZone.replace(/_/g, ' ')} ({yourZone})
-        {ourZone === yourZone ? '' : `, with ours (${ourZone}) in brackets`}. Skipping this is fine:
-        your enquiry has already reached us.
+        {ourZone === yourZone ? '' : `, with ours (${ourZone}) in brackets`}. {hint}
       </p>
       <div className="grid items-start gap-2 md:grid-cols-[auto_minmax(0,1fr)] md:gap-3">
         <div role="group" aria-labelledby={labelId}>
