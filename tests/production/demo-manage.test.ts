@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ICAL from 'ical.js';
-import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { honeypotField } from '@/lib/contact-fields';
@@ -15,38 +14,25 @@ import {
 } from '@/server/test-support/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { hiddenInputs } from './support/contact-form';
+import { axeViolations, axeViolationsWithoutScripts, demoEnv } from './support/demo-booking';
 import { startProductionServer, type ProductionServer } from './support/next-server';
 
-const hosts = [
-  { name: 'Meera Iyer', email: 'meera@nirmaya.example', meetingUrl: 'https://meet.example/meera' },
-  { name: 'Arjun Sen', email: 'arjun@nirmaya.example', meetingUrl: 'https://meet.example/arjun' },
-];
-
-/** The WCAG 2.0, 2.1 and 2.2 rules of levels A and AA (as e2e/a11y.spec.ts). */
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
 /**
- * Runs axe (with `axe`: axe runs as a script, so not with JavaScript off) on the page at 1280 and
- * 375 px and returns its violations, one line each; saves a full-page screenshot of each width
+ * axe's violations on the page at 1280 and 375 px, one line each (without JavaScript, of its HTML
+ * with scripts removed: axeViolationsWithoutScripts); saves a full-page screenshot of each width
  * into `SCREENSHOT_DIR` when that is set; ends at `endWidth`.
  */
 async function checkWidths(
   page: Page,
   name: string,
   endWidth: number,
-  axe: boolean,
+  javaScript: boolean,
 ): Promise<string[]> {
   const found: string[] = [];
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 800 });
-    const { violations } = axe
-      ? await new AxeBuilder({ page }).withTags(WCAG_AA).analyze()
-      : { violations: [] };
-    found.push(
-      ...violations.flatMap(({ id, nodes }) =>
-        nodes.map((node) => `${width}px ${id}: ${node.target.join(' ')}`),
-      ),
-    );
+    const violations = javaScript ? axeViolations : axeViolationsWithoutScripts;
+    found.push(...(await violations(page, `${width}px`)));
     if (process.env.SCREENSHOT_DIR) {
       await page.screenshot({
         path: path.join(process.env.SCREENSHOT_DIR, `${name}-${width}.png`),
@@ -101,11 +87,7 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
         LEADS_FROM: 'Nirmaya website <no-reply@nirmaya.example>',
         WEBHOOK_URLS: undefined,
         WEBHOOK_SECRET: undefined,
-        DEMO_HOSTS: JSON.stringify(hosts),
-        // Every hour of every day, so that times are free whenever the test runs.
-        DEMO_HOURS: 'Mon-Sun 00:00-24:00',
-        DEMO_NOTICE_HOURS: '1',
-        DEMO_BOOKING_DAYS: '2',
+        ...demoEnv,
         RATE_LIMIT_MAX: '50',
         RATE_LIMIT_WINDOW_MINUTES: '1440',
       },
@@ -208,7 +190,9 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
       const name = `demo-manage-${javaScript ? 'js' : 'nojs'}`;
       expect(await checkWidths(page, name, width, javaScript)).toEqual([]);
 
-      // Pick another time: the last one offered.
+      // Pick another time: the last one offered (with JavaScript, of the picker's first day,
+      // once the picker has replaced the plain form).
+      if (javaScript) await page.getByRole('grid').waitFor({ timeout: 30_000 });
       const radios = page.getByRole('radio');
       const next = (await radios.last().getAttribute('value'))!;
       await radios.last().check();

@@ -3,8 +3,10 @@
 import { useActionState } from 'react';
 import type { BookingOffer } from '@/lib/demo/offer';
 import { CtaButton } from '@/components/ui/cta';
+import { BookingTimes } from './booking-times';
 import { bookDemoTime } from './demo/actions';
 import { catchFailedCall, type FailedCall } from './failed-call';
+import { TimeOption } from './time-option';
 
 /** Shown when the post did not reach the action (issue 15): refused by the server, or no answer. */
 const failedMessages: Record<FailedCall, string> = {
@@ -48,6 +50,9 @@ export function BookingForm({
       ? 'Pick a time for your demo'
       : 'Book a call with our team';
   const Heading = reschedule ? 'h2' : 'h3';
+  const hint = reschedule
+    ? 'Your demo keeps its current time until you pick a new one.'
+    : 'Skipping this is fine: your enquiry has already reached us.';
   return (
     <section
       aria-labelledby="booking-heading"
@@ -70,35 +75,22 @@ export function BookingForm({
         </p>
       ) : (
         <form action={action} className="mt-1 grid gap-2">
-          <p className="text-sm text-muted">
-            Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone.{' '}
-            {reschedule
-              ? 'Your demo keeps its current time until you pick a new one.'
-              : 'Skipping this is fine: your enquiry has already reached us.'}
-          </p>
           <input type="hidden" name="token" value={offer.token} />
-          {offer.days.map((day) => (
-            <fieldset key={day.date} className="grid gap-1">
-              <legend className="font-semibold">{day.label}</legend>
-              <div className="flex flex-wrap gap-1">
-                {day.times.map((time) => (
-                  <label
-                    key={time.start}
-                    className="flex min-h-6 cursor-pointer items-center gap-1 rounded border border-slate-300 px-1.5 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
-                  >
-                    <input
-                      type="radio"
-                      name="start"
-                      value={time.start}
-                      required
-                      className="accent-brand-700"
-                    />
-                    <span>{time.label}</span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-          ))}
+          <BookingTimes days={offer.days} timeZone={offer.timeZone} hint={hint}>
+            <p className="text-sm text-muted">
+              Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. {hint}
+            </p>
+            {offer.days.map((day) => (
+              <fieldset key={day.date} className="grid gap-1">
+                <legend className="font-semibold">{day.label}</legend>
+                <div className="flex flex-wrap gap-1">
+                  {day.times.map((time) => (
+                    <TimeOption key={time.start} {...time} />
+                  ))}
+                </div>
+              </fieldset>
+            ))}
+          </BookingTimes>
           <div>
             <CtaButton type="submit" size="md">
               {reschedule ? 'Move my demo to this time' : 'Book this time'}

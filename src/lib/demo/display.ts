@@ -1,11 +1,17 @@
 import { localDate, type Slot } from './slots';
 
 /** Offered slots of one local day in a zone (issue 16, item 2: days, then times). */
-export type SlotDay = { date: string; slots: Slot[] };
+export type SlotDay<T extends Pick<Slot, 'start'> = Slot> = { date: string; slots: T[] };
 
-/** Groups sorted `slots` by their local date in `timeZone` (a visitor's day may differ from the provider's). */
-export function groupByDay(slots: readonly Slot[], timeZone: string): SlotDay[] {
-  const days: SlotDay[] = [];
+/**
+ * Groups sorted `slots` (anything with a `start` instant in ms) by their local date in `timeZone`
+ * (a visitor's day may differ from the provider's).
+ */
+export function groupByDay<T extends Pick<Slot, 'start'>>(
+  slots: readonly T[],
+  timeZone: string,
+): SlotDay<T>[] {
+  const days: SlotDay<T>[] = [];
   for (const slot of slots) {
     const date = localDate(slot.start, timeZone);
     const last = days.at(-1);
