@@ -158,10 +158,14 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
     return { start, link };
   }
 
-  for (const javaScript of [false, true]) {
-    const width = javaScript ? 1280 : 375;
+  for (const [javaScript, width] of [
+    [false, 375],
+    [false, 1280],
+    [true, 375],
+    [true, 1280],
+  ] as const) {
     it(`JavaScript ${javaScript ? 'on' : 'off'}, ${width} px, New York: the e-mailed link reschedules, then cancels`, async () => {
-      const email = `manage-${javaScript ? 'js' : 'nojs'}@hospital.example`;
+      const email = `manage-${javaScript ? 'js' : 'nojs'}-${width}@hospital.example`;
       const { start, link } = await bookAndReadLink(email);
       const context = await browser.newContext({
         javaScriptEnabled: javaScript,
