@@ -17,7 +17,7 @@ export function TimeOption({
   onChange?: ChangeEventHandler<HTMLInputElement>;
 }) {
   return (
-    <label className="flex min-h-6 cursor-pointer items-center gap-1 rounded border border-slate-300 px-1.5 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+    <label className="flex min-h-6 cursor-pointer items-center gap-1 rounded border border-slate-300 px-1 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
       <input
         type="radio"
         name="start"
