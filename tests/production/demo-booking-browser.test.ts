@@ -117,8 +117,8 @@ describe('demo booking in Chromium, New York, with and without JavaScript (issue
     { javaScript: false, width: 1280 },
     { javaScript: false, width: 375 },
   ];
-  it.each(cases.map((entry, index) => ({ ...entry, index })))(
-    'JavaScript $javaScript at $width px: "Schedule a Demo", book a time, see it in the right zone',
+  it.each(cases.map((entry, index) => ({ ...entry, index, js: entry.javaScript ? 'on' : 'off' })))(
+    'JavaScript $js at $width px: "Schedule a Demo", book a time, see it in the right zone',
     async ({ javaScript, width, index }) => {
       const name = `${javaScript ? 'js' : 'nojs'}-${width}`;
       const email = `visitor-${name}@clinic.example`;
