@@ -70,6 +70,9 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
                 </>
               )}
             </p>
+            <p className="mt-1">
+              To move or cancel the demo, open the link in that e-mail: no account needed.
+            </p>
           </div>
         )}
         {step.kind === 'offer' && (
