@@ -260,23 +260,6 @@ test('links prefetch prerendered pages, but not the contact form nor the page be
   expect(prefetched).not.toContain('/');
 });
 
-test('every script a page runs at start-up asks V8 to compile it eagerly', async ({ request }) => {
-  for (const path of ['/', '/products/2', '/contact-us']) {
-    // The scripts of the HTML as served: chunks loaded later on demand (e.g. the contact form's
-    // proof-of-work widget) are not start-up scripts and keep lazy compilation.
-    const html = await (await request.get(path)).text();
-    const scripts = [...html.matchAll(/<script\b[^>]*>/g)]
-      .map(([tag]) => tag)
-      .filter((tag) => !/\bnomodule\b/i.test(tag))
-      .flatMap((tag) => /\bsrc="([^"]+)"/.exec(tag)?.[1] ?? []);
-    expect(scripts.length, path).toBeGreaterThan(3);
-    for (const src of scripts) {
-      const body = await (await request.get(src)).text();
-      expect(body.startsWith('//# allFunctionsCalledOnLoad\n'), `${path}: ${src}`).toBe(true);
-    }
-  }
-});
-
 test('every route change scrolls to the top', async ({ page }) => {
   await page.goto('/');
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
