@@ -237,6 +237,42 @@ describe('demo booking in Chromium, New York, with and without JavaScript (issue
     },
   );
 
+  it('a time ticked in the plain form before the picker arrives stays chosen in the picker', async () => {
+    const context = await browser.newContext({
+      timezoneId: NEW_YORK,
+      locale: 'en-US',
+      viewport: { width: 1280, height: 900 },
+    });
+    const page = await context.newPage();
+    // The picker's chunk (and only it) is held back until the visitor has ticked a plain time,
+    // as on a slow connection.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/_next/static/chunks/**', async (route) => {
+      const response = await route.fetch();
+      if (PICKER_CODE.test(await response.text())) await released;
+      await route.fulfill({ response });
+    });
+    await page.goto(`${server.url}/contact-us?subject=demo`);
+    for (const [field, value] of Object.entries({ ...visitor, email: 'early@clinic.example' })) {
+      await page.locator(`[name="${field}"]`).fill(value);
+    }
+    await page.waitForTimeout(3_300); // the form token's minimum age
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const plain = page.locator('input[name="start"]').nth(5);
+    await plain.check({ timeout: 30_000 });
+    const ticked = await plain.getAttribute('value');
+    expect(await page.getByRole('grid').count()).toBe(0);
+    release();
+    await page.getByRole('grid').waitFor({ timeout: 30_000 });
+    const chosen = page.locator('input[name="start"]:checked');
+    expect(await chosen.getAttribute('value')).toBe(ticked);
+    console.log(
+      `ticked before the picker: ${ticked}; chosen in the picker: "${await page.locator('label', { has: chosen }).textContent()}"`,
+    );
+    await context.close();
+  });
+
   it('no Content-Security-Policy violation reached the server', () => {
     expect(server.output()).not.toContain('csp_violation');
   });

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { BookingOffer } from '@/lib/demo/offer';
 import type { TimePicker } from './time-picker';
 
@@ -11,7 +11,8 @@ import type { TimePicker } from './time-picker';
  * sentence such as "Skipping this is fine…") after its note on time zones. The picker's
  * code is its own chunk, fetched by this effect only when the step is on screen, so no other page
  * (nor /contact-us before an enquiry is accepted) loads it. If the chunk cannot be fetched, the
- * plain form stays: it books the same times.
+ * plain form stays: it books the same times. A time ticked in the plain form before the picker
+ * arrived stays chosen in the picker.
  */
 export function BookingTimes({
   days,
@@ -19,12 +20,27 @@ export function BookingTimes({
   hint,
   children,
 }: Pick<BookingOffer, 'days' | 'timeZone'> & { hint: string; children: ReactNode }) {
-  const [Picker, setPicker] = useState<typeof TimePicker | null>(null);
+  const plain = useRef<HTMLDivElement>(null);
+  const [picker, setPicker] = useState<{ Picker: typeof TimePicker; ticked?: string } | null>(null);
   useEffect(() => {
     import('./time-picker').then(
-      (module) => setPicker(() => module.TimePicker),
+      ({ TimePicker }) =>
+        setPicker({
+          Picker: TimePicker,
+          ticked: plain.current?.querySelector<HTMLInputElement>('input[name="start"]:checked')
+            ?.value,
+        }),
       () => undefined,
     );
   }, []);
-  return Picker ? <Picker days={days} timeZone={timeZone} hint={hint} /> : children;
+  if (!picker) {
+    // `contents`: the wrapper adds no box, so the plain form's layout is unchanged.
+    return (
+      <div ref={plain} className="contents">
+        {children}
+      </div>
+    );
+  }
+  const { Picker, ticked } = picker;
+  return <Picker days={days} timeZone={timeZone} hint={hint} initial={ticked} />;
 }

@@ -42,20 +42,24 @@ const classNames: Partial<ClassNames> = {
  * times as radio buttons, both in the visitor's zone (`Intl`), each with the provider's time
  * beside it ("10:30 EST (21:00 IST)"). The radios post the offer's own ISO instants as `start`,
  * so the form's server action books them as it books the plain form's; `hint` follows the note on
- * time zones. Loaded by BookingTimes.
+ * time zones; `initial` (an offered ISO instant) starts chosen, with its day. Loaded by
+ * BookingTimes.
  */
 export function TimePicker({
   days: offered,
   timeZone,
   hint,
-}: Pick<BookingOffer, 'days' | 'timeZone'> & { hint: string }) {
+  initial,
+}: Pick<BookingOffer, 'days' | 'timeZone'> & { hint: string; initial?: string }) {
   const visitorZone = useMemo(() => Intl.DateTimeFormat().resolvedOptions().timeZone, []);
   const days = useMemo(
     () => visitorDays({ days: offered, timeZone }, visitorZone),
     [offered, timeZone, visitorZone],
   );
-  const [date, setDate] = useState(days[0]?.date);
-  const [chosen, setChosen] = useState<string>();
+  const [date, setDate] = useState(
+    () => days.find((d) => d.times.some((time) => time.start === initial))?.date ?? days[0]?.date,
+  );
+  const [chosen, setChosen] = useState(initial);
   const labelId = useId();
   const day = days.find((candidate) => candidate.date === date) ?? days[0];
   if (!day) return null;
