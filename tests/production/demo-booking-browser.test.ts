@@ -10,7 +10,7 @@ import { pages as specPages } from '../../e2e/routes';
 import {
   axeViolations,
   axeViolationsWithoutScripts,
-  demoEnv,
+  demoServerEnv,
   invitedStart,
   watchCspViolations,
 } from './support/demo-booking';
@@ -75,18 +75,7 @@ describe('demo booking in Chromium, New York, with and without JavaScript (issue
     smtp = await startSmtpServer();
     dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-picker-'));
     server = await startProductionServer({
-      env: {
-        DATA_DIR: dataDir,
-        DATABASE_URL: undefined,
-        SMTP_URL: smtp.url,
-        LEADS_TO: 'leads@nirmaya.example',
-        LEADS_FROM: 'Nirmaya website <no-reply@nirmaya.example>',
-        WEBHOOK_URLS: undefined,
-        WEBHOOK_SECRET: undefined,
-        ...demoEnv,
-        RATE_LIMIT_MAX: '20',
-        RATE_LIMIT_WINDOW_MINUTES: '1440',
-      },
+      env: demoServerEnv(dataDir, smtp.url, 20),
       readyPath: '/api/health',
     });
     browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });

@@ -8,7 +8,7 @@ import { until } from '@/server/test-support/enquiry';
 import { startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { hiddenInputs } from './support/contact-form';
-import { axeViolations, demoEnv, invitedStart } from './support/demo-booking';
+import { axeViolations, demoServerEnv, invitedStart } from './support/demo-booking';
 import { startProductionServer, type ProductionServer } from './support/next-server';
 
 const enquiry = {
@@ -54,18 +54,7 @@ describe('demo booking from the production build (issue 16)', () => {
     smtp = await startSmtpServer();
     dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-demo-'));
     server = await startProductionServer({
-      env: {
-        DATA_DIR: dataDir,
-        DATABASE_URL: undefined,
-        SMTP_URL: smtp.url,
-        LEADS_TO: 'leads@nirmaya.example',
-        LEADS_FROM: 'Nirmaya website <no-reply@nirmaya.example>',
-        WEBHOOK_URLS: undefined,
-        WEBHOOK_SECRET: undefined,
-        ...demoEnv,
-        RATE_LIMIT_MAX: '20',
-        RATE_LIMIT_WINDOW_MINUTES: '1440',
-      },
+      env: demoServerEnv(dataDir, smtp.url, 20),
       readyPath: '/api/health',
     });
   });

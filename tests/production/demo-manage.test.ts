@@ -14,7 +14,7 @@ import {
 } from '@/server/test-support/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { hiddenInputs } from './support/contact-form';
-import { axeViolations, axeViolationsWithoutScripts, demoEnv } from './support/demo-booking';
+import { axeViolations, axeViolationsWithoutScripts, demoServerEnv } from './support/demo-booking';
 import { startProductionServer, type ProductionServer } from './support/next-server';
 
 /**
@@ -78,19 +78,7 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
     const port = await freePort();
     server = await startProductionServer({
       port,
-      env: {
-        DATA_DIR: dataDir,
-        DATABASE_URL: undefined,
-        SITE_URL: `http://127.0.0.1:${port}`,
-        SMTP_URL: smtp.url,
-        LEADS_TO: 'leads@nirmaya.example',
-        LEADS_FROM: 'Nirmaya website <no-reply@nirmaya.example>',
-        WEBHOOK_URLS: undefined,
-        WEBHOOK_SECRET: undefined,
-        ...demoEnv,
-        RATE_LIMIT_MAX: '50',
-        RATE_LIMIT_WINDOW_MINUTES: '1440',
-      },
+      env: { ...demoServerEnv(dataDir, smtp.url, 50), SITE_URL: `http://127.0.0.1:${port}` },
       readyPath: '/api/health',
     });
     browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });

@@ -24,6 +24,24 @@ export const demoEnv = {
   DEMO_BOOKING_DAYS: '2',
 };
 
+/**
+ * The whole environment of a booking test's production server: PGlite in `dataDir`, e-mail to the
+ * test SMTP server at `smtpUrl`, no webhooks, demoEnv, and a booking limit of `rateLimitMax` posts
+ * per client and day.
+ */
+export const demoServerEnv = (dataDir: string, smtpUrl: string, rateLimitMax: number) => ({
+  DATA_DIR: dataDir,
+  DATABASE_URL: undefined,
+  SMTP_URL: smtpUrl,
+  LEADS_TO: 'leads@nirmaya.example',
+  LEADS_FROM: 'Nirmaya website <no-reply@nirmaya.example>',
+  WEBHOOK_URLS: undefined,
+  WEBHOOK_SECRET: undefined,
+  ...demoEnv,
+  RATE_LIMIT_MAX: String(rateLimitMax),
+  RATE_LIMIT_WINDOW_MINUTES: '1440',
+});
+
 /** axe's WCAG A/AA violations on the page as it is, one line each (`<label> <rule>: <target>`). */
 export async function axeViolations(page: Page, label: string): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
