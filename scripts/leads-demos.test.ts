@@ -5,10 +5,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { eq } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
 import { parseWeeklyHours } from '@/lib/demo/hours';
 import { openDatabase } from '@/server/db/client';
-import { demoBookings, leads, outbox } from '@/server/db/schema';
+import { demoBookings, jobs as jobTable, leads } from '@/server/db/schema';
 import { submitEnquiry } from '@/server/contact/submit';
 import { bookDemo, freeSlots, type BookingSettings } from '@/server/demo/booking';
 import { deps, formData, request } from '@/server/test-support/enquiry';
@@ -113,17 +113,23 @@ describe('npm run leads -- demos / cancel (issue 16, PGlite)', () => {
     try {
       const [booking] = await database.db.select().from(demoBookings);
       expect([booking!.status, booking!.sequence]).toEqual(['cancelled', 1]);
+      // The booking's jobs: its e-mails (`demo.mail`) and its webhook events (`demo.webhook`).
       const jobs = await database.db
-        .select({ channel: outbox.channel, target: outbox.target })
-        .from(outbox)
-        .where(eq(outbox.bookingId, booking!.id));
-      expect(jobs.map((job) => job.target.replace(booking!.id, 'ID')).sort()).toEqual(
+        .select({ key: jobTable.dedupeKey })
+        .from(jobTable)
+        .where(
+          or(
+            eq(sql`${jobTable.payload}->>'bookingId'`, booking!.id),
+            eq(sql`${jobTable.payload}#>>'{event,data,bookingId}'`, booking!.id),
+          ),
+        );
+      expect(jobs.map((job) => job.key.replace(booking!.id, 'ID')).sort()).toEqual(
         [
-          'host-cancel:ID:1',
-          'host:ID:0',
-          'visitor-cancel:ID:1',
-          'visitor:ID:0',
-          `${webhook}#demo.cancelled:ID:1`,
+          'demo.mail:host-cancel:ID:1',
+          'demo.mail:host:ID:0',
+          'demo.mail:visitor-cancel:ID:1',
+          'demo.mail:visitor:ID:0',
+          `demo.webhook:${webhook}#demo.cancelled:ID:1`,
         ].sort(),
       );
     } finally {

@@ -6,7 +6,8 @@
  *   spam [--message]          quarantined enquiries: reference, time, reason (body on request)
  *   release <reference>       release a quarantined enquiry: stored as a lead, e-mailed once
  *   delete --email <address>  erase one person's enquiries and their notification jobs
- *   retry                     re-queue failed deliveries (e-mails and webhooks)
+ *   retry [reference]         re-queue failed deliveries (e-mails and webhooks), all or one enquiry's
+ *   ack <reference>           acknowledge an enquiry's failed deliveries: they stop the delivery alarm
  *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365) and
  *                             spam never released older than SPAM_RETENTION_DAYS (default 30)
  *   demos                     upcoming demos: reference, time (DEMO_TIMEZONE and UTC), host, visitor
@@ -30,6 +31,7 @@ import {
   purgeExpired,
   releaseSpam,
   retryFailedNotifications,
+  acknowledgeFailedNotifications,
 } from '@/server/leads/operations';
 import { describeDeliveries } from '@/server/leads/delivery-summary';
 
@@ -150,9 +152,26 @@ program
 program
   .command('retry')
   .description('re-queue failed deliveries, e-mails and webhooks (sent by the running site)')
-  .action(() =>
+  .argument('[reference]', "only this enquiry's (e.g. NH-7K3P9QXD2M)")
+  .action((reference: string | undefined) =>
     withDatabase(async ({ db }) => {
-      console.log(`Re-queued ${await retryFailedNotifications(db)} failed notifications.`);
+      const count = await retryFailedNotifications(db, reference);
+      if (count === null) throw new Error(`No enquiry ${reference}.`);
+      console.log(`Re-queued ${count} failed notifications.`);
+    }),
+  );
+
+program
+  .command('ack')
+  .description(
+    "acknowledge an enquiry's failed deliveries: they stay failed but no longer ring the delivery alarm",
+  )
+  .argument('<reference>', 'the enquiry (e.g. NH-7K3P9QXD2M)')
+  .action((reference: string) =>
+    withDatabase(async ({ db }) => {
+      const count = await acknowledgeFailedNotifications(db, reference);
+      if (count === null) throw new Error(`No enquiry ${reference}.`);
+      console.log(`Acknowledged ${count} failed notifications of ${reference.toUpperCase()}.`);
     }),
   );
 

@@ -132,13 +132,14 @@ const envSchema = z
     RATE_LIMIT_WINDOW_MINUTES: positiveInt(10),
     /** Delivery alarm threshold (issue 10, item 7); fractional values allowed (tests use seconds). */
     DELIVERY_ALERT_MINUTES: positiveNumber(15),
-    /** How often the delivery monitor checks the outbox (s). */
+    /** How often the delivery monitor checks the job queue (s). */
     DELIVERY_CHECK_SECONDS: positiveNumber(30),
     /**
-     * How long a worker's claim on a job lasts (s): a job claimed by an instance that died (SIGKILL,
-     * power loss) is taken over by another instance after this.
+     * How long a worker's claim on a job lasts unless renewed (s); it is renewed every third of it
+     * while the job runs, so a job claimed by an instance that died (SIGKILL, power loss) is taken
+     * over by another instance after at most this plus the 5 s poll.
      */
-    OUTBOX_LEASE_SECONDS: positiveInt(300),
+    OUTBOX_LEASE_SECONDS: positiveInt(30),
     METRICS_TOKEN: optional(z.string().min(16, 'METRICS_TOKEN must be at least 16 characters.')),
     WEBHOOK_URLS: webhookUrls,
     WEBHOOK_SECRET: optional(

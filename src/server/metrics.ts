@@ -5,9 +5,11 @@ import type { DeliverySummary } from '@/lib/delivery-alarm';
 type Metrics = {
   registry: Registry;
   enquiries: Counter<'outcome' | 'reason'>;
-  notifications: Counter<'outcome'>;
+  jobs: Counter<'kind' | 'outcome'>;
   delivery: Gauge<'state'>;
   oldestPending: Gauge;
+  channelJobs: Gauge<'channel' | 'state'>;
+  channelOldest: Gauge<'channel'>;
 };
 
 /** One registry per process, on `globalThis` (route bundles and the worker share it). */
@@ -25,21 +27,33 @@ function metrics(): Metrics {
         labelNames: ['outcome', 'reason'],
         registers: [registry],
       }),
-      notifications: new Counter({
-        name: 'nirmaya_notifications_total',
-        help: 'Notification deliveries by outcome: sent, retried (temporary failure), failed (given up)',
-        labelNames: ['outcome'],
+      jobs: new Counter({
+        name: 'nirmaya_jobs_total',
+        help: 'Job attempts by kind (e.g. enquiry.email) and outcome: sent, retried (temporary failure), failed (given up)',
+        labelNames: ['kind', 'outcome'],
         registers: [registry],
       }),
       delivery: new Gauge({
         name: 'nirmaya_delivery_jobs',
-        help: 'Outbox jobs by state (pending: backlog not delivered yet; failed), and quarantined enquiries',
+        help: 'Jobs by state over every channel (pending: due, not delivered yet; scheduled: not yet due; failed: not acknowledged), and quarantined enquiries',
         labelNames: ['state'],
         registers: [registry],
       }),
       oldestPending: new Gauge({
         name: 'nirmaya_delivery_oldest_pending_seconds',
-        help: 'Age of the oldest notification not delivered yet (s), 0 when none',
+        help: 'Seconds since the longest-waiting due job became due, 0 when none',
+        registers: [registry],
+      }),
+      channelJobs: new Gauge({
+        name: 'nirmaya_delivery_channel_jobs',
+        help: 'Jobs per channel (job kind) by state: pending (due), scheduled, failed, acknowledged',
+        labelNames: ['channel', 'state'],
+        registers: [registry],
+      }),
+      channelOldest: new Gauge({
+        name: 'nirmaya_delivery_channel_oldest_pending_seconds',
+        help: 'Per channel: seconds since its longest-waiting due job became due, 0 when none',
+        labelNames: ['channel'],
         registers: [registry],
       }),
     };
@@ -56,9 +70,9 @@ export function countEnquiry(outcome: string, reason = ''): void {
   metrics().enquiries.inc({ outcome, reason });
 }
 
-/** Counts one notification delivery attempt's outcome (the outbox worker). */
-export function countNotification(outcome: 'sent' | 'retried' | 'failed'): void {
-  metrics().notifications.inc({ outcome });
+/** Counts one job attempt's outcome by its kind (the queue worker). */
+export function countJob(kind: string, outcome: 'sent' | 'retried' | 'failed'): void {
+  metrics().jobs.inc({ kind, outcome });
 }
 
 /**
@@ -68,12 +82,23 @@ export function countNotification(outcome: 'sent' | 'retried' | 'failed'): void 
 export async function renderMetrics(
   summary: DeliverySummary | undefined,
 ): Promise<{ body: string; contentType: string }> {
-  const { registry, delivery, oldestPending } = metrics();
+  const { registry, delivery, oldestPending, channelJobs, channelOldest } = metrics();
   if (summary) {
     delivery.set({ state: 'pending' }, summary.pending);
+    delivery.set({ state: 'scheduled' }, summary.scheduled);
     delivery.set({ state: 'failed' }, summary.failed);
     delivery.set({ state: 'quarantined' }, summary.quarantined);
     oldestPending.set(summary.oldestPendingSeconds);
+    // A channel that emptied since the last scrape reads 0, not its old value.
+    channelJobs.reset();
+    channelOldest.reset();
+    for (const [channel, backlog] of Object.entries(summary.channels)) {
+      channelJobs.set({ channel, state: 'pending' }, backlog.due);
+      channelJobs.set({ channel, state: 'scheduled' }, backlog.scheduled);
+      channelJobs.set({ channel, state: 'failed' }, backlog.failed);
+      channelJobs.set({ channel, state: 'acknowledged' }, backlog.acknowledged);
+      channelOldest.set({ channel }, backlog.oldestDueSeconds);
+    }
   }
   return { body: await registry.metrics(), contentType: registry.contentType };
 }

@@ -7,7 +7,8 @@ import { getEnv, type Env } from './env';
 import { installPeerAddressHeader } from './http/peer-address';
 import { errorFacts, log } from './log';
 import { purgeExpired } from './leads/operations';
-import { startOutboxWorker, stopOutboxWorker } from './outbox/runtime';
+import { jobHandlers } from './jobs';
+import { startQueueWorker, stopQueueWorker } from './queue/runtime';
 import { installGracefulShutdown } from './shutdown';
 
 /** Waits between attempts to reach the database at start: 1 s doubling, at most 30 s (ms). */
@@ -17,7 +18,7 @@ const DAY_MS = 86_400_000;
 /**
  * Runs once when the server starts (from `instrumentation.ts`): validates the environment, installs
  * the graceful shutdown, opens and migrates the database (PGlite's first open takes a second or
- * two, better here than on the first enquiry), then starts the outbox worker, the delivery monitor
+ * two, better here than on the first enquiry), then starts the queue worker, the delivery monitor
  * and the purge of enquiries past LEADS_RETENTION_DAYS (now and daily). The demo hosts' busy feeds
  * are fetched from the start, database or not (src/server/demo/feeds.ts).
  * A database that is down is retried in the background with capped backoff (1 s doubling to 30 s,
@@ -37,7 +38,7 @@ export async function startServer(): Promise<void> {
     started.monitor?.stop();
     clearInterval(started.purge);
     stopFeedRefresher();
-    await stopOutboxWorker();
+    await stopQueueWorker();
     await closeDatabase();
   });
 
@@ -59,13 +60,17 @@ export async function startServer(): Promise<void> {
   await Promise.race([ready, getDatabase().catch(() => undefined)]);
 }
 
-/** Starts what needs the database: the outbox worker, the delivery monitor and the daily purge. */
+/** Starts what needs the database: the queue worker, the delivery monitor and the daily purge. */
 function startDatabaseWork(
   database: Database,
   env: Env,
 ): { monitor: DeliveryMonitor; purge: NodeJS.Timeout } {
   log.info({ event: 'database.ready', kind: database.kind });
-  startOutboxWorker(database, env);
+  startQueueWorker(database.db, jobHandlers(database, env), {
+    leaseMs: env.OUTBOX_LEASE_SECONDS * 1_000,
+    // PGlite is one process's: claims left by a crashed run of it are handed back at once.
+    sole: database.kind === 'pglite',
+  });
   const monitor = startDeliveryMonitor(database.db, {
     intervalMs: env.DELIVERY_CHECK_SECONDS * 1_000,
     alertSeconds: env.DELIVERY_ALERT_MINUTES * 60,

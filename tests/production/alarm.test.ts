@@ -56,7 +56,9 @@ describe('delivery alarm', () => {
     await until(async () => (await health(server!)).status === 'degraded', 30_000);
     const degraded = await health(server);
     expect(degraded.reasons).toEqual([
-      expect.stringMatching(/^oldest pending notification is \d+ s old \(alert after 3 s\)$/),
+      expect.stringMatching(
+        /^enquiry\.email: oldest pending job is \d+ s overdue \(alert after 3 s\)$/,
+      ),
     ]);
     expect(degraded.delivery).toMatchObject({ pending: 1, failed: 0, quarantined: 0 });
     await until(async () => events('delivery.stalled').length === 1, 10_000);
@@ -70,7 +72,7 @@ describe('delivery alarm', () => {
     expect(metric(stalled, 'nirmaya_delivery_jobs{state="pending"}')).toBe(1);
     expect(metric(stalled, 'nirmaya_delivery_oldest_pending_seconds')).toBeGreaterThan(3);
     expect(
-      metric(stalled, 'nirmaya_notifications_total{outcome="retried"}'),
+      metric(stalled, 'nirmaya_jobs_total{kind="enquiry.email",outcome="retried"}'),
     ).toBeGreaterThanOrEqual(1);
 
     const acceptedAt = Date.now();
@@ -86,7 +88,7 @@ describe('delivery alarm', () => {
     expect(events('delivery.stalled')).toHaveLength(1);
     const recovered = await (await scrape(server)).text();
     expect(metric(recovered, 'nirmaya_delivery_jobs{state="pending"}')).toBe(0);
-    expect(metric(recovered, 'nirmaya_notifications_total{outcome="sent"}')).toBe(1);
+    expect(metric(recovered, 'nirmaya_jobs_total{kind="enquiry.email",outcome="sent"}')).toBe(1);
 
     // Enquiries are counted by outcome: one posted through the form is `accepted`.
     expect((await postEnquiry(server.url, enquiryValues(1, 'alarm'))).accepted).toBe(true);

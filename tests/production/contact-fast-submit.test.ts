@@ -1,9 +1,9 @@
 import '@/server/test-support/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
-import { leads, outbox } from '@/server/db/schema';
+import { jobs, leads } from '@/server/db/schema';
 import { backends, openTestDatabase, type TestDatabase } from '@/server/test-support/databases';
 import { startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
 import { LEADS_TO, until } from '@/server/test-support/enquiry';
@@ -111,7 +111,12 @@ describe.skipIf(postgres.skipReason)(
       });
       // E-mailed by the server's worker, once (the job is marked sent just after the SMTP reply).
       const job = async () =>
-        (await database.db.select().from(outbox).where(eq(outbox.leadId, row!.id)))[0];
+        (
+          await database.db
+            .select()
+            .from(jobs)
+            .where(and(eq(jobs.owner, row!.id), eq(jobs.kind, 'enquiry.email')))
+        )[0];
       await until(async () => (await job())?.status === 'sent', 30_000);
       expect(
         smtp.received.filter((mail) => mail.parsed.subject?.includes(visit.reference)),
@@ -132,7 +137,7 @@ describe.skipIf(postgres.skipReason)(
       );
       expect(visit.withProof).toBe(false);
       expect(row).toMatchObject({ verdict: 'spam', spamReason: 'too-fast', email: visitor.email });
-      expect(await database.db.select().from(outbox).where(eq(outbox.leadId, row!.id))).toEqual([]);
+      expect(await database.db.select().from(jobs).where(eq(jobs.owner, row!.id))).toEqual([]);
       const quarantined = logLines(server.output()).filter(
         (line) => line.event === 'enquiry.quarantined',
       );

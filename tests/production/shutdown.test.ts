@@ -70,7 +70,7 @@ for (const backend of backends) {
         await until(
           async () =>
             smtp.received.length >= ENQUIRIES &&
-            events(second, 'notification.sent').length >= ENQUIRIES - sentBefore,
+            events(second, 'job.sent').length >= ENQUIRIES - sentBefore,
           120_000,
         );
         await new Promise((resolve) => setTimeout(resolve, 2_500)); // a duplicate would arrive within one more send

@@ -94,9 +94,7 @@ describe('webhooks from the production build (issue 12)', () => {
     expect(answeredAt).toBeLessThan(request!.at + 8_000);
     const events = logLines(server.output()).map((line) => line.event);
     expect(events).toEqual(expect.arrayContaining(['webhooks.enabled', 'email.disabled']));
-    await until(async () =>
-      logLines(server.output()).some((line) => line.event === 'notification.sent'),
-    );
+    await until(async () => logLines(server.output()).some((line) => line.event === 'job.sent'));
     console.log(
       `next start with WEBHOOK_URLS: form answered in ${answeredAt - started} ms; ${reference} reached the ` +
         `endpoint ${request!.at - started} ms after the post, which answered 8 s later; signature verified`,

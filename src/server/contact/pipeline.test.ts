@@ -8,8 +8,8 @@ import {
   honeypotField,
   type ContactValues,
 } from '@/lib/contact-schema';
-import { leads, outbox, rateLimits } from '../db/schema';
-import { releaseSpam } from '../leads/operations';
+import { jobs as jobTable, leads, rateLimits } from '../db/schema';
+import { deleteLeadsByEmail, releaseSpam } from '../leads/operations';
 import { log } from '../log';
 import {
   backends,
@@ -29,7 +29,7 @@ import {
   until,
   validValues,
 } from '../test-support/enquiry';
-import { requeueFailed } from '../outbox/queue';
+import { requeueFailed } from '../queue/operations';
 import { proofField } from '@/lib/proof-of-work';
 import { createFormChallenge } from './altcha';
 import { messages, submitEnquiry } from './submit';
@@ -76,6 +76,8 @@ for (const backend of backends) {
       await database?.dispose();
     });
     beforeEach(async () => {
+      // Jobs belong to their enquiry by `owner` only (no foreign key): cleared with the enquiries.
+      await database.db.delete(jobTable);
       await database.db.delete(leads);
       await database.db.delete(rateLimits);
       smtp.received.length = 0;
@@ -83,7 +85,7 @@ for (const backend of backends) {
     });
 
     const leadCount = async () => (await database.db.select({ n: count() }).from(leads))[0]!.n;
-    const jobs = () => database.db.select().from(outbox);
+    const jobs = () => database.db.select().from(jobTable);
 
     it('stores a valid enquiry with its job, and e-mails it once with every value escaped', async () => {
       const values: ContactValues = {
@@ -97,7 +99,15 @@ for (const backend of backends) {
       const [lead] = await database.db.select().from(leads);
       expect(lead).toMatchObject({ organization: values.organization, message: values.message });
       expect(state).toMatchObject({ reference: lead!.reference });
-      expect(await jobs()).toMatchObject([{ leadId: lead!.id, status: 'pending' }]);
+      expect(await jobs()).toMatchObject([
+        {
+          kind: 'enquiry.email',
+          payload: { leadId: lead!.id },
+          dedupeKey: `enquiry.email:${lead!.id}`,
+          owner: lead!.id,
+          status: 'pending',
+        },
+      ]);
 
       const worker = testWorker(database.db, smtp.url);
       expect(await worker.drain()).toBe(1);
@@ -502,7 +512,7 @@ for (const backend of backends) {
       await worker.drain();
       expect((await jobs())[0]).toMatchObject({ status: 'pending', attempts: 1 });
       expect((await jobs())[0]!.lastError).toContain('451');
-      expect((await jobs())[0]!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() - 1_000);
+      expect((await jobs())[0]!.runAt.getTime()).toBeGreaterThan(Date.now() - 1_000);
       smtp.refuse(null);
       await until(async () => {
         await worker.drain();
@@ -568,8 +578,18 @@ for (const backend of backends) {
     it('lets the stored job point at its lead until the lead is deleted', async () => {
       await submitEnquiry(formData(), request(), deps(database.db));
       const [lead] = await database.db.select().from(leads);
-      await database.db.delete(leads).where(eq(leads.id, lead!.id));
+      expect(await jobs()).toMatchObject([{ owner: lead!.id }]);
+      expect(await deleteLeadsByEmail(database.db, lead!.email)).toEqual({ leads: 1, jobs: 1 });
       expect(await jobs()).toHaveLength(0);
+    });
+
+    it('sends nothing for a job whose lead was deleted behind the queue, and records it done', async () => {
+      await submitEnquiry(formData(), request(), deps(database.db));
+      const [lead] = await database.db.select().from(leads);
+      await database.db.delete(leads).where(eq(leads.id, lead!.id));
+      expect(await testWorker(database.db, smtp.url).drain()).toBe(1);
+      expect(smtp.received).toHaveLength(0);
+      expect(await jobs()).toMatchObject([{ owner: lead!.id, status: 'sent', attempts: 1 }]);
     });
   });
 }

@@ -3,11 +3,10 @@ import { readValues } from '@/lib/contact-fields';
 import type { ContactFormState } from '@/lib/contact-schema';
 import { refererPath } from '@/lib/enquiry-context';
 import { getDatabase } from '../db';
-import { bookingOfferFor } from '../demo/service';
 import { getEnv } from '../env';
 import { clientAddress } from '../http/client-address';
 import { errorFacts, log } from '../log';
-import { nudgeOutboxWorker } from '../outbox/runtime';
+import { nudgeQueueWorker } from '../queue/runtime';
 import { createFormChallenge } from './altcha';
 import { getSiteSecret } from './secret';
 import { messages, submitEnquiry } from './submit';
@@ -47,25 +46,12 @@ export function sourcePageOf(headers: Headers): string | null {
 
 /**
  * Submits the contact form with the site's configuration, for the server action: `headers` are
- * the request's. An accepted enquiry gets the demo booking step when booking is on (issue 16; a
- * failure there only leaves the step out). Never throws.
+ * the request's. Never throws: a database failure is the `unavailable` message with the values kept.
  */
 export async function submitContactForm(
   formData: FormData,
   headers: Headers,
 ): Promise<ContactFormState> {
-  const state = await storeContactForm(formData, headers);
-  if (state.status !== 'accepted') return state;
-  try {
-    const booking = await bookingOfferFor(state.reference);
-    return booking ? { ...state, booking } : state;
-  } catch (error) {
-    log.error({ event: 'demo.offer_failed', error: errorFacts(error) });
-    return state;
-  }
-}
-
-async function storeContactForm(formData: FormData, headers: Headers): Promise<ContactFormState> {
   try {
     const env = getEnv();
     const { db } = await getDatabase();
@@ -82,7 +68,7 @@ async function storeContactForm(formData: FormData, headers: Headers): Promise<C
         rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 },
         spamMaxPerHour: env.SPAM_MAX_PER_HOUR,
         allowedOrigins: env.SITE_URL ? [new URL(env.SITE_URL).origin] : [],
-        onStored: nudgeOutboxWorker,
+        onStored: nudgeQueueWorker,
         deliveries: { webhookUrls: env.WEBHOOK_URLS },
       },
     );

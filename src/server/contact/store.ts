@@ -5,7 +5,7 @@ import type { ContactInput } from '@/lib/contact-schema';
 import type { EnquiryContext } from '@/lib/enquiry-context';
 import type { Db } from '../db';
 import { leads } from '../db/schema';
-import { enqueueDeliveries, type DeliveryTargets } from '../outbox/enqueue';
+import { enqueueDeliveries, type DeliveryTargets } from './deliveries';
 import { consumeRateLimit, countInWindow, type RateLimit } from './rate-limit';
 import { newReference } from './reference';
 

@@ -12,7 +12,7 @@ import {
 import { readEnquiryContext } from '@/lib/enquiry-context';
 import { site } from '@/content/site';
 import type { Db } from '../db';
-import type { DeliveryTargets } from '../outbox/enqueue';
+import type { DeliveryTargets } from './deliveries';
 import { hashClientAddress } from '../http/client-address';
 import { errorFacts, log } from '../log';
 import { countEnquiry } from '../metrics';

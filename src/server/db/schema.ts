@@ -97,48 +97,50 @@ export const demoBookings = pgTable(
   ],
 );
 
-/** Delivery state of a notification job (see src/server/outbox/worker.ts). */
-export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
+/**
+ * State of a queued job: `pending` (waiting for its time), `sending` (claimed by a worker, see
+ * `claimToken`), `sent` (done), `failed` (given up; stays visible until retried or acknowledged).
+ */
+export type JobStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 /**
- * Where a job delivers: the provider's mailbox (`email`, target ''), an HTTP endpoint
- * (`webhook`, target = the endpoint URL), or a demo's e-mail to the visitor or host (`demo`:
- * invitation or reminder, target = e-mail, booking and sequence, see src/server/demo/mail-jobs.ts;
- * issue 16).
+ * The job queue (src/server/queue): one row per job, written in the same transaction as the rows
+ * it announces (the transactional outbox). The queue knows no feature: a job has a `kind`, a
+ * payload its kind's zod schema validates, a deduplication key, a not-before time and an `owner`
+ * (an opaque id, e.g. the enquiry's, so a feature can list and erase its jobs).
  */
-export type OutboxChannel = 'email' | 'webhook' | 'demo';
-
-/**
- * Transactional outbox: the deliveries of a lead (one e-mail, one job per webhook endpoint),
- * written in the lead's transaction. One job per lead, channel and target.
- */
-export const outbox = pgTable(
-  'outbox',
+export const jobs = pgTable(
+  'jobs',
   {
     id: uuid('id').primaryKey(),
-    leadId: uuid('lead_id')
-      .notNull()
-      .references(() => leads.id, { onDelete: 'cascade' }),
-    channel: text('channel').$type<OutboxChannel>().notNull().default('email'),
-    target: text('target').notNull().default(''),
-    /** The demo booking a `demo` job announces (issue 16). */
-    bookingId: uuid('booking_id').references(() => demoBookings.id, { onDelete: 'cascade' }),
-    /**
-     * What the job delivers, frozen when it was queued (issue 16): a `demo.*` webhook event, or the
-     * demo a cancellation e-mail withdraws. Null: built from the lead (and booking) when sent.
-     */
-    payload: jsonb('payload'),
-    status: text('status').$type<OutboxStatus>().notNull().default('pending'),
+    /** What the job does, e.g. `enquiry.email`; names the handler that runs it. */
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').notNull(),
+    /** At most one job per key: enqueueing the same key again adds nothing. */
+    dedupeKey: text('dedupe_key').notNull(),
+    /** The record the job belongs to (opaque to the queue), e.g. an enquiry's id. */
+    owner: text('owner'),
+    status: text('status').$type<JobStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    /** When a pending job may next be tried; for a `sending` job, when its claim expires. */
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the job first became due (its not-before time): lateness is measured from here. */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When a pending job may next be tried (due_at, later after a failed attempt). */
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The claim of the worker sending it: every write after the claim must present it. */
+    claimToken: uuid('claim_token'),
+    /** When a `sending` job's claim expires unless renewed (its worker died). */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** When it was sent, or given up on. */
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** When an operator acknowledged a failed job: it no longer rings the alarm. */
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
   },
   (table) => [
-    index('outbox_status_next_attempt_idx').on(table.status, table.nextAttemptAt),
-    uniqueIndex('outbox_lead_channel_target_idx').on(table.leadId, table.channel, table.target),
+    uniqueIndex('jobs_dedupe_key_idx').on(table.dedupeKey),
+    index('jobs_status_run_at_idx').on(table.status, table.runAt),
+    index('jobs_owner_idx').on(table.owner),
   ],
 );
 
@@ -159,4 +161,4 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
 });
 
-export const schema = { leads, demoBookings, outbox, rateLimits, appSecrets };
+export const schema = { leads, demoBookings, jobs, rateLimits, appSecrets };

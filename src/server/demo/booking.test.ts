@@ -1,13 +1,14 @@
 import '../test-support/quiet-logs';
 import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWeeklyHours } from '@/lib/demo/hours';
 import type { Database } from '../db/client';
-import { demoBookings, leads, outbox } from '../db/schema';
+import { demoBookings, jobs as jobTable, leads } from '../db/schema';
 import { createSmtpSender } from '../email/transport';
-import { createOutboxWorker } from '../outbox/worker';
+import { handle } from '../queue/job';
+import { createWorker } from '../queue/worker';
 import {
   backends,
   backendTitle,
@@ -15,11 +16,11 @@ import {
   openTestDatabase,
   type TestDatabase,
 } from '../test-support/databases';
-import { LEADS_FROM, LEADS_TO, until } from '../test-support/enquiry';
+import { LEADS_FROM, LEADS_TO, fastRetry, until } from '../test-support/enquiry';
 import { addDemoLead } from '../test-support/demo-lead';
 import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
 import { bookDemo, freeSlots, type BookingSettings } from './booking';
-import { createDemoMailSender } from './mail-jobs';
+import { demoMailJob, sendDemoMail } from './mail-jobs';
 
 const settings: BookingSettings = {
   rules: {
@@ -51,6 +52,11 @@ const settings: BookingSettings = {
 /** Thursday 5 March 2026, 05:30 IST: the first offered time is Friday 10:00 IST (04:30Z). */
 const now = Date.parse('2026-03-05T00:00:00Z');
 const firstSlot = Date.parse('2026-03-06T04:30:00Z');
+
+/** The booking a `demo.mail` job announces. */
+const bookingOf = (job: typeof jobTable.$inferSelect) =>
+  (job.payload as { bookingId: string }).bookingId;
+const isDemoMail = eq(jobTable.kind, demoMailJob.name);
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(backendTitle('demo booking (issue 16)', backend), () => {
@@ -107,9 +113,7 @@ for (const backend of backends) {
       expect(new Set(keys).size).toBe(keys.length);
       expect(live).toHaveLength(2);
       // Two invitations and a reminder (due 24 h before: already past by the database's clock) each.
-      expect(
-        await database.db.select().from(outbox).where(eq(outbox.channel, 'demo')),
-      ).toHaveLength(6);
+      expect(await database.db.select().from(jobTable).where(isDemoMail)).toHaveLength(6);
     });
 
     it('gives the next demo to the host with the fewest upcoming demos, one live demo per enquiry', async () => {
@@ -181,19 +185,20 @@ for (const backend of backends) {
         .where(eq(demoBookings.id, row!.id));
     });
 
-    /** An outbox worker sending the `demo` channel to the test SMTP server. */
+    /** A queue worker sending the demo e-mails (`demo.mail` jobs) to the test SMTP server. */
     const demoWorker = () =>
-      createOutboxWorker(
-        database.db,
-        {
-          demo: createDemoMailSender(
+      createWorker(database.db, [
+        handle(
+          demoMailJob,
+          sendDemoMail(
+            database.db,
             createSmtpSender(smtp.url),
             { from: LEADS_FROM, copyTo: LEADS_TO, timeZone: 'Asia/Kolkata' },
             settings.hosts,
           ),
-        },
-        { baseDelayMs: 20, maxDelayMs: 100 },
-      );
+          fastRetry,
+        ),
+      ]);
 
     it('e-mails the visitor and the host (copy to LEADS_TO) an invitation an independent parser reads, and the reminder once; nothing for a cancelled demo', async () => {
       const [cancelled] = await database.db
@@ -201,8 +206,8 @@ for (const backend of backends) {
         .set({ status: 'cancelled' })
         .where(eq(demoBookings.startsAt, new Date(firstSlot + 2 * 60 * 60_000)))
         .returning();
-      const jobs = await database.db.select().from(outbox).where(eq(outbox.channel, 'demo'));
-      const live = jobs.filter((job) => job.bookingId !== cancelled!.id);
+      const jobs = await database.db.select().from(jobTable).where(isDemoMail);
+      const live = jobs.filter((job) => bookingOf(job) !== cancelled!.id);
       expect(jobs.length - live.length).toBe(3);
       await demoWorker().drain();
       await until(async () => smtp.received.length >= live.length);
@@ -211,8 +216,8 @@ for (const backend of backends) {
       expect(
         await database.db
           .select()
-          .from(outbox)
-          .where(and(eq(outbox.channel, 'demo'), eq(outbox.status, 'sent'))),
+          .from(jobTable)
+          .where(and(isDemoMail, eq(jobTable.status, 'sent'))),
       ).toHaveLength(jobs.length);
       const reminders = smtp.received.filter((mail) =>
         mail.parsed.subject?.startsWith('Reminder:'),
@@ -304,14 +309,19 @@ for (const backend of backends) {
         result.outcome === 'booked'
           ? database.db
               .select()
-              .from(outbox)
+              .from(jobTable)
               .where(
-                and(eq(outbox.bookingId, result.booking.id), like(outbox.target, 'reminder:%')),
+                and(
+                  isDemoMail,
+                  eq(sql`${jobTable.payload}->>'bookingId'`, result.booking.id),
+                  eq(sql`${jobTable.payload}->>'mail'`, 'reminder'),
+                ),
               )
           : [];
       expect(await reminderOf(near)).toEqual([]);
       const [held] = await reminderOf(far);
-      expect(held!.nextAttemptAt.getTime()).toBe(later.start - 24 * 60 * 60_000);
+      expect(held!.dueAt.getTime()).toBe(later.start - 24 * 60 * 60_000);
+      expect(held!.runAt.getTime()).toBe(later.start - 24 * 60 * 60_000);
       const before = smtp.received.length;
       await demoWorker().drain();
       await until(async () => smtp.received.length >= before + 4);

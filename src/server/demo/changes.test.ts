@@ -1,15 +1,16 @@
 import '../test-support/quiet-logs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, like, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWeeklyHours } from '@/lib/demo/hours';
 import type { Db } from '../db';
 import type { Database } from '../db/client';
-import { demoBookings, leads, outbox } from '../db/schema';
+import { demoBookings, jobs as jobTable, leads } from '../db/schema';
 import { createSmtpSender } from '../email/transport';
-import { createOutboxWorker } from '../outbox/worker';
+import { handle } from '../queue/job';
+import { requeueFailed } from '../queue/operations';
 import {
   backends,
   backendTitle,
@@ -17,15 +18,13 @@ import {
   openTestDatabase,
   type TestDatabase,
 } from '../test-support/databases';
-import { LEADS_FROM, LEADS_TO, until } from '../test-support/enquiry';
+import { LEADS_FROM, LEADS_TO, fastRetry, testWorker, until } from '../test-support/enquiry';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../test-support/smtp';
 import { startWebhookReceiver, type TestWebhookReceiver } from '../test-support/webhook-receiver';
-import { requeueFailed } from '../outbox/queue';
-import { createWebhookSender } from '../webhooks/sender';
 import { bookDemo, freeSlots, type BookingSettings, type DemoBooking } from './booking';
 import { cancelDemo, rescheduleDemo } from './changes';
 import type { DemoEvent } from './events';
-import { createDemoMailSender } from './mail-jobs';
+import { demoMailJob, sendDemoMail } from './mail-jobs';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const meera = {
@@ -60,6 +59,15 @@ const hour = 60 * 60_000;
 const friday10 = Date.parse('2026-03-06T04:30:00Z');
 const manageUrl = async (bookingId: string) =>
   `https://nirmaya.example/manage?booking=${bookingId}`;
+
+/** The booking a `demo.mail` job announces. */
+const bookingOf = (job: typeof jobTable.$inferSelect) =>
+  (job.payload as { bookingId: string }).bookingId;
+/** The visitors' reminders (`demo.mail` jobs of mail `reminder`). */
+const isReminder = and(
+  eq(jobTable.kind, demoMailJob.name),
+  eq(sql`${jobTable.payload}->>'mail'`, 'reminder'),
+);
 
 async function addLead(db: Db, name: string): Promise<string> {
   const id = randomUUID();
@@ -127,29 +135,35 @@ for (const backend of backends) {
         await database?.dispose();
       });
 
-      /** An outbox worker sending demo e-mails to the test SMTP server and webhooks to the receiver. */
+      /** A queue worker sending demo e-mails to the test SMTP server and webhooks to the receiver. */
       const worker = () =>
-        createOutboxWorker(
-          database.db,
-          {
-            demo: createDemoMailSender(
+        testWorker(database.db, undefined, { secret: SECRET }, [
+          handle(
+            demoMailJob,
+            sendDemoMail(
+              database.db,
               createSmtpSender(smtp.url),
               { from: LEADS_FROM, copyTo: LEADS_TO, timeZone: 'Asia/Kolkata' },
               settings.hosts,
               manageUrl,
             ),
-            webhook: createWebhookSender(SECRET),
-          },
-          { baseDelayMs: 20, maxDelayMs: 100 },
-        );
+            fastRetry,
+          ),
+        ]);
+      /** The dedupe keys of the jobs of a booking: its e-mails and its webhook events. */
       const targets = async (bookingId: string) =>
         (
           await database.db
-            .select({ target: outbox.target })
-            .from(outbox)
-            .where(eq(outbox.bookingId, bookingId))
+            .select({ key: jobTable.dedupeKey })
+            .from(jobTable)
+            .where(
+              or(
+                eq(sql`${jobTable.payload}->>'bookingId'`, bookingId),
+                eq(sql`${jobTable.payload}#>>'{event,data,bookingId}'`, bookingId),
+              ),
+            )
         )
-          .map((job) => job.target.replace(bookingId, 'ID').replace(receiver.url, 'URL'))
+          .map((job) => job.key.replace(bookingId, 'ID').replace(receiver.url, 'URL'))
           .sort();
       /** Runs the worker and returns the e-mails it sent. */
       const deliver = async (expected: number): Promise<ReceivedMail[]> => {
@@ -184,14 +198,14 @@ for (const backend of backends) {
         const first = (moved as { booking: DemoBooking }).booking;
         expect([first.id, first.hostEmail, first.sequence]).toEqual([original.id, meera.email, 1]);
         expect(await targets(original.id)).toEqual([
-          'URL#demo.booked:ID:0',
-          'URL#demo.rescheduled:ID:1',
-          'host:ID:0',
-          'host:ID:1',
-          'reminder:ID:0',
-          'reminder:ID:1',
-          'visitor:ID:0',
-          'visitor:ID:1',
+          'demo.mail:host:ID:0',
+          'demo.mail:host:ID:1',
+          'demo.mail:reminder:ID:0',
+          'demo.mail:reminder:ID:1',
+          'demo.mail:visitor:ID:0',
+          'demo.mail:visitor:ID:1',
+          'demo.webhook:URL#demo.booked:ID:0',
+          'demo.webhook:URL#demo.rescheduled:ID:1',
         ]);
         const afterMove = await deliver(3);
         const visitorMails = to(afterMove, email);
@@ -276,9 +290,9 @@ for (const backend of backends) {
           outcome: 'not-live',
         });
         expect((await targets(original.id)).filter((target) => target.endsWith(':3'))).toEqual([
-          'URL#demo.cancelled:ID:3',
-          'host-cancel:ID:3',
-          'visitor-cancel:ID:3',
+          'demo.mail:host-cancel:ID:3',
+          'demo.mail:visitor-cancel:ID:3',
+          'demo.webhook:URL#demo.cancelled:ID:3',
         ]);
         const afterCancel = await deliver(2);
         for (const [mail, organizer] of [
@@ -385,7 +399,7 @@ for (const backend of backends) {
           0,
           loser === 0 ? saturday : saturday + hour,
         ]);
-        expect(await targets(ids[loser]!)).not.toContain('visitor:ID:1');
+        expect(await targets(ids[loser]!)).not.toContain('demo.mail:visitor:ID:1');
         // Each visitor gets one invitation and one reminder for the time they hold; the host two invitations.
         const mails = await deliver(6);
         const loserEmail = loser === 0 ? 'ravi@hospital.example' : 'nina@hospital.example';
@@ -426,16 +440,19 @@ for (const backend of backends) {
         const movedFrom = await book('Moved', later[2]!.start);
         await cancelDemo(database.db, allDay, dropped.id, clock);
         await rescheduleDemo(database.db, allDay, movedFrom.id, later[3]!.start, clock);
-        const reminders = await database.db
-          .select()
-          .from(outbox)
-          .where(like(outbox.target, 'reminder:%'));
+        const reminders = await database.db.select().from(jobTable).where(isReminder);
         const due = (booking: DemoBooking) =>
-          reminders.filter((job) => job.bookingId === booking.id);
-        expect(due(kept)[0]!.nextAttemptAt.getTime()).toBe(later[0]!.start - 24 * hour);
+          reminders.filter((job) => bookingOf(job) === booking.id);
+        expect(due(kept)[0]!.dueAt.getTime()).toBe(later[0]!.start - 24 * hour);
+        expect(due(kept)[0]!.runAt.getTime()).toBe(later[0]!.start - 24 * hour);
         expect(
           due(movedFrom)
-            .map((job) => job.nextAttemptAt.getTime())
+            .map((job) => job.dueAt.getTime())
+            .sort(),
+        ).toEqual([later[2]!.start - 24 * hour, later[3]!.start - 24 * hour]);
+        expect(
+          due(movedFrom)
+            .map((job) => job.runAt.getTime())
             .sort(),
         ).toEqual([later[2]!.start - 24 * hour, later[3]!.start - 24 * hour]);
         // Before the reminder time: only invitations and cancellations leave.
@@ -443,11 +460,13 @@ for (const backend of backends) {
         expect(early.filter((mail) => mail.parsed.subject?.startsWith('Reminder:'))).toEqual([]);
         // The clock reaches every reminder time: their not-before moves to the past.
         const ids = [kept, dropped, movedFrom].map((booking) => booking.id);
-        for (const id of ids)
+        for (const id of ids) {
+          const past = new Date(Date.now() - 1_000);
           await database.db
-            .update(outbox)
-            .set({ nextAttemptAt: new Date(Date.now() - 1_000) })
-            .where(and(eq(outbox.bookingId, id), like(outbox.target, 'reminder:%')));
+            .update(jobTable)
+            .set({ dueAt: past, runAt: past })
+            .where(and(isReminder, eq(sql`${jobTable.payload}->>'bookingId'`, id)));
+        }
         const sent = await deliver(2);
         expect(sent.map((mail) => mail.parsed.subject?.startsWith('Reminder:'))).toEqual([
           true,
@@ -477,8 +496,8 @@ for (const backend of backends) {
         await worker().drain();
         const [job] = await database.db
           .select()
-          .from(outbox)
-          .where(and(eq(outbox.leadId, leadId), eq(outbox.channel, 'webhook')));
+          .from(jobTable)
+          .where(and(eq(jobTable.owner, leadId), like(jobTable.kind, '%.webhook')));
         expect([job!.status, job!.lastError]).toEqual(['failed', 'HTTP 410']);
         expect(await requeueFailed(database.db)).toBe(1);
         await worker().drain();

@@ -1,33 +1,44 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { Db } from '../db';
-import { outbox } from '../db/schema';
+import { enqueue } from '../queue/enqueue';
+import { defineJob, type JobHandler } from '../queue/job';
+import type { PostWebhook } from '../webhooks/sender';
 import type { DemoBooking } from './booking';
 
-/** The webhook events of a demo's life (issue 16, item 5; docs/webhooks.md). */
+/** The webhook events of a demo's life (docs/webhooks.md). */
 export type DemoEventType = 'demo.booked' | 'demo.rescheduled' | 'demo.cancelled';
 
 /**
  * A `demo.*` webhook event, version 1: the Standard Webhooks envelope of `enquiry.created`
  * (`type`, `version`, `timestamp` of the change, `data`). Times are ISO 8601 UTC.
  */
-export type DemoEvent = {
-  type: DemoEventType;
-  version: 1;
-  timestamp: string;
-  data: {
+const demoEvent = z.object({
+  type: z.enum(['demo.booked', 'demo.rescheduled', 'demo.cancelled']),
+  version: z.literal(1),
+  timestamp: z.iso.datetime(),
+  data: z.object({
     /** The enquiry's reference (`NH-…`). */
-    reference: string;
-    bookingId: string;
-    start: string;
-    end: string;
-    host: { name: string; email: string };
+    reference: z.string(),
+    bookingId: z.uuid(),
+    start: z.iso.datetime(),
+    end: z.iso.datetime(),
+    host: z.object({ name: z.string(), email: z.string() }),
     /** `demo.rescheduled` only: the start before the change. */
-    previousStart?: string;
+    previousStart: z.iso.datetime().optional(),
     /** The invitation's `SEQUENCE` after the change (0 when booked, + 1 at each change). */
-    sequence: number;
-  };
-};
+    sequence: z.number().int(),
+  }),
+});
+
+/** A `demo.*` webhook event (see demoEvent). */
+export type DemoEvent = z.infer<typeof demoEvent>;
+
+/** A demo event to one webhook endpoint, frozen when queued: a later change never alters it. */
+export const demoWebhookJob = defineJob(
+  'demo.webhook',
+  z.object({ url: z.url(), event: demoEvent }),
+);
 
 /**
  * Builds the `type` event of `booking` (as it is after the change) of the enquiry `reference`,
@@ -58,19 +69,8 @@ export function buildDemoEvent(
 }
 
 /**
- * The outbox target of a demo event for the endpoint `url`: the URL with the event as fragment,
- * `<url>#<type>:<booking id>:<sequence>`. Each event is then its own job (one per lead, channel and
- * target) with its own `webhook-id`, retried, failed and re-queued (`leads retry`) like any
- * webhook job; the fragment is never sent (webhookUrl).
- */
-export function demoEventTarget(url: string, event: DemoEvent): string {
-  return `${url}#${event.type}:${event.data.bookingId}:${event.data.sequence}`;
-}
-
-/**
  * Queues `event` to each endpoint of `urls` (`WEBHOOK_URLS`) in the caller's transaction, frozen
- * as the job's payload, so a later change never alters what an earlier event says. Nothing when
- * `urls` is empty. Idempotent per event and endpoint.
+ * in the job's payload. Nothing when `urls` is empty. Idempotent per event and endpoint.
  */
 export async function enqueueDemoEvent(
   tx: Db,
@@ -78,18 +78,26 @@ export async function enqueueDemoEvent(
   event: DemoEvent,
   urls: readonly string[],
 ): Promise<void> {
-  if (urls.length === 0) return;
-  await tx
-    .insert(outbox)
-    .values(
-      urls.map((url) => ({
-        id: randomUUID(),
-        leadId: booking.leadId,
-        channel: 'webhook' as const,
-        target: demoEventTarget(url, event),
-        bookingId: booking.id,
-        payload: event,
-      })),
-    )
-    .onConflictDoNothing();
+  for (const url of urls)
+    await enqueue(
+      tx,
+      demoWebhookJob,
+      { url, event },
+      {
+        dedupeKey: `demo.webhook:${url}#${event.type}:${booking.id}:${event.data.sequence}`,
+        owner: booking.leadId,
+      },
+    );
+}
+
+/**
+ * Runs `demo.webhook` jobs: posts the frozen event with `post`.
+ * @throws JobFailure from `post`.
+ */
+export function postDemoEvent(
+  post: PostWebhook,
+): JobHandler<z.infer<typeof demoWebhookJob.payload>> {
+  return async ({ id, payload }) => {
+    await post(payload.url, id, payload.event);
+  };
 }

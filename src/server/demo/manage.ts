@@ -6,7 +6,7 @@ import { getDatabase } from '../db';
 import { leads } from '../db/schema';
 import { getEnv } from '../env';
 import { log } from '../log';
-import { nudgeOutboxWorker } from '../outbox/runtime';
+import { nudgeQueueWorker } from '../queue/runtime';
 import {
   cancelDemo,
   findBooking,
@@ -101,7 +101,7 @@ async function changeFromForm(
     start: result.booking.startsAt.toISOString(),
     sequence: result.booking.sequence,
   });
-  nudgeOutboxWorker();
+  nudgeQueueWorker();
   return result.outcome;
 }
 

@@ -10,7 +10,7 @@ import { leads } from '../db/schema';
 import { getEnv, type Env } from '../env';
 import { hashClientAddress } from '../http/client-address';
 import { log } from '../log';
-import { nudgeOutboxWorker } from '../outbox/runtime';
+import { nudgeQueueWorker } from '../queue/runtime';
 import { bookDemo, freeSlots, liveBooking, type DemoBooking } from './booking';
 import { bookingSettings, isBookingOn } from './config';
 import { issueBookingToken, verifyBookingToken } from './token';
@@ -147,7 +147,7 @@ export async function bookFromForm(
       host: result.booking.hostEmail,
       start: result.booking.startsAt.toISOString(),
     });
-    nudgeOutboxWorker();
+    nudgeQueueWorker();
   }
   if (result.outcome === 'refused') return 'invalid';
   return result.outcome === 'slot-gone' ? 'gone' : 'booked';

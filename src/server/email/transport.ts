@@ -1,12 +1,17 @@
 import 'server-only';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
+import { asJobFailure } from '../queue/failure';
 
-/** Sends one message; rejects with nodemailer's error (with `responseCode` for SMTP replies). */
+/**
+ * Sends one message.
+ * @throws JobFailure: permanent for a 5xx SMTP reply (see isPermanentFailure), else temporary.
+ */
 export type SendMail = (message: SendMailOptions) => Promise<void>;
 
 /**
  * An SMTP sender for `SMTP_URL` (`smtp://user:pass@host:587`, STARTTLS when offered; `smtps://`
  * for implicit TLS on 465). Short timeouts, so an unreachable server fails fast and is retried.
+ * Every e-mail the site sends goes through here, so a failure is judged in this one place.
  */
 export function createSmtpSender(smtpUrl: string): SendMail {
   const transport = nodemailer.createTransport({
@@ -16,7 +21,11 @@ export function createSmtpSender(smtpUrl: string): SendMail {
     socketTimeout: 30_000,
   });
   return async (message) => {
-    await transport.sendMail(message);
+    try {
+      await transport.sendMail(message);
+    } catch (error) {
+      throw asJobFailure(error, isPermanentFailure(error));
+    }
   };
 }
 

@@ -1,11 +1,14 @@
 import 'server-only';
-import type { OutboxChannel, OutboxStatus } from '../db/schema';
+import type { JobStatus } from '../db/schema';
+
+/** How an operator names where a job delivers: the provider's mailbox, a webhook, a demo e-mail. */
+export type DeliveryChannel = 'email' | 'webhook' | 'demo';
 
 /** One delivery job of a lead as the operator sees it. */
-export type JobState = { channel: OutboxChannel; status: OutboxStatus; lastError: string | null };
+export type JobState = { channel: DeliveryChannel; status: JobStatus; lastError: string | null };
 
-const channelOrder: OutboxChannel[] = ['email', 'webhook', 'demo'];
-const statusOrder: OutboxStatus[] = ['sent', 'sending', 'pending', 'failed'];
+const channelOrder: DeliveryChannel[] = ['email', 'webhook', 'demo'];
+const statusOrder: JobStatus[] = ['sent', 'sending', 'pending', 'failed'];
 
 /**
  * A lead's delivery per channel in one line (issue 12), e.g. `email sent; webhook 1/2 sent, 1/2

@@ -1,7 +1,7 @@
 import '../test-support/quiet-logs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { leads, outbox, rateLimits } from '../db/schema';
+import { jobs, leads, rateLimits } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
 import {
   backends,
@@ -46,6 +46,8 @@ for (const backend of backends) {
     });
     afterAll(() => database?.dispose());
     beforeEach(async () => {
+      // Jobs belong to their enquiry by `owner` only (no foreign key): cleared with the enquiries.
+      await database.db.delete(jobs);
       await database.db.delete(leads);
       await database.db.delete(rateLimits);
     });
@@ -82,7 +84,7 @@ for (const backend of backends) {
       });
       const rest = await listLeads(database.db);
       expect(rest.map((row) => row.email)).toEqual(['other@hospital.example']);
-      expect(await database.db.select().from(outbox)).toHaveLength(1);
+      expect(await database.db.select().from(jobs)).toHaveLength(1);
       const leftovers = await database.db
         .select()
         .from(leads)
@@ -93,11 +95,9 @@ for (const backend of backends) {
 
     it('re-queues failed notifications', async () => {
       await submit({});
-      await database.db
-        .update(outbox)
-        .set({ status: 'failed', attempts: 3, lastError: 'Error 550' });
+      await database.db.update(jobs).set({ status: 'failed', attempts: 3, lastError: 'Error 550' });
       expect(await retryFailedNotifications(database.db)).toBe(1);
-      expect(await database.db.select().from(outbox)).toMatchObject([
+      expect(await database.db.select().from(jobs)).toMatchObject([
         { status: 'pending', attempts: 0 },
       ]);
     });
@@ -111,7 +111,7 @@ for (const backend of backends) {
         .where(eq(leads.subject, 'old'));
       expect(await purgeExpired(database.db, 365)).toBe(1);
       expect((await listLeads(database.db)).map((row) => row.subject)).toEqual(['new']);
-      expect(await database.db.select().from(outbox)).toHaveLength(1);
+      expect(await database.db.select().from(jobs)).toHaveLength(1);
       expect(await purgeExpired(database.db, 365, new Date(Date.now() + 2 * 86_400_000))).toBe(0);
       expect(await database.db.select().from(rateLimits)).toHaveLength(0);
     });

@@ -1,10 +1,10 @@
 import 'server-only';
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
-import { leads, outbox, rateLimits } from '../db/schema';
+import { jobs, leads, rateLimits } from '../db/schema';
 import { getEnv } from '../env';
-import { enqueueDeliveries, type DeliveryTargets } from '../outbox/enqueue';
-import { requeueFailed } from '../outbox/queue';
+import { enqueueDeliveries, type DeliveryTargets } from '../contact/deliveries';
+import { acknowledgeFailed, dropJobsOf, requeueFailed } from '../queue/operations';
 import { toCsv } from './csv';
 import { describeDeliveries, type JobState } from './delivery-summary';
 
@@ -33,13 +33,17 @@ export type LeadFilter = {
 };
 
 /**
- * The jobs of the lead in the current row, as a JSON array (`[]` when none). Qualified by hand:
- * drizzle leaves columns unqualified in a single-table select, which the subquery would misread.
+ * The jobs of the lead in the current row, as a JSON array (`[]` when none), each kind named by
+ * its channel (DeliveryChannel). Qualified by hand: drizzle leaves columns unqualified in a
+ * single-table select, which the subquery would misread.
  */
 const jobStates = sql<JobState[]>`coalesce((
-  select json_agg(json_build_object('channel', o.channel, 'status', o.status, 'lastError', o.last_error)
-    order by o.channel, o.target)
-  from ${outbox} o where o.lead_id = ${leads}.id), '[]'::json)`;
+  select json_agg(json_build_object(
+      'channel', case when j.kind like '%.webhook' then 'webhook'
+        when j.kind = 'demo.mail' then 'demo' else 'email' end,
+      'status', j.status, 'lastError', j.last_error)
+    order by j.kind, j.dedupe_key)
+  from ${jobs} j where j.owner = ${leads}.id::text), '[]'::json)`;
 
 /** Enquiries, newest first, each with its deliveries; quarantined ones only with `includeSpam`. */
 export async function listLeads(
@@ -115,20 +119,46 @@ export async function deleteLeadsByEmail(
         .where(eq(sql`lower(${leads.email})`, email.trim().toLowerCase()))
     ).map((row) => row.id);
     if (ids.length === 0) return { leads: 0, jobs: 0 };
-    const jobs = await tx
-      .delete(outbox)
-      .where(inArray(outbox.leadId, ids))
-      .returning({ id: outbox.id });
+    const dropped = await dropJobsOf(tx, ids);
     const removed = await tx
       .delete(leads)
       .where(inArray(leads.id, ids))
       .returning({ id: leads.id });
-    return { leads: removed.length, jobs: jobs.length };
+    return { leads: removed.length, jobs: dropped };
   });
 }
 
-/** Re-queues failed notifications for immediate delivery; returns how many. */
-export const retryFailedNotifications = requeueFailed;
+/** The id of the enquiry `reference` (any case), or undefined when there is none. */
+async function leadIdOf(db: Db, reference: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(eq(leads.reference, reference.trim().toUpperCase()));
+  return row?.id;
+}
+
+/**
+ * Re-queues failed deliveries for immediate delivery: every one, or those of the enquiry
+ * `reference`. Returns how many, or null when no enquiry has that reference.
+ */
+export async function retryFailedNotifications(db: Db, reference?: string): Promise<number | null> {
+  if (reference === undefined) return requeueFailed(db);
+  const id = await leadIdOf(db, reference);
+  return id ? requeueFailed(db, { owners: [id] }) : null;
+}
+
+/**
+ * Acknowledges the failed deliveries of the enquiry `reference` (an operator has seen them: they
+ * stop ringing the delivery alarm, and stay listed as failed). Returns how many were newly
+ * acknowledged, or null when no enquiry has that reference.
+ */
+export async function acknowledgeFailedNotifications(
+  db: Db,
+  reference: string,
+): Promise<number | null> {
+  const id = await leadIdOf(db, reference);
+  return id ? acknowledgeFailed(db, { owners: [id] }) : null;
+}
 
 /** A quarantined enquiry as the operator reviews it (the message only when asked). */
 export type SpamSummary = {
@@ -218,19 +248,26 @@ export async function purgeExpired(
       ? { leadsDays: retention, spamDays: getEnv().SPAM_RETENTION_DAYS }
       : retention;
   const cutoff = (days: number) => new Date(now.getTime() - days * 86_400_000);
-  const removed = await db
-    .delete(leads)
-    .where(
-      or(
-        lt(leads.createdAt, cutoff(leadsDays)),
-        and(
-          eq(leads.verdict, 'spam'),
-          isNull(leads.releasedAt),
-          lt(leads.createdAt, cutoff(spamDays)),
+  const removed = await db.transaction(async (tx) => {
+    const expired = await tx
+      .select({ id: leads.id })
+      .from(leads)
+      .where(
+        or(
+          lt(leads.createdAt, cutoff(leadsDays)),
+          and(
+            eq(leads.verdict, 'spam'),
+            isNull(leads.releasedAt),
+            lt(leads.createdAt, cutoff(spamDays)),
+          ),
         ),
-      ),
-    )
-    .returning({ id: leads.id });
+      );
+    const ids = expired.map((row) => row.id);
+    await dropJobsOf(tx, ids);
+    return ids.length === 0
+      ? []
+      : tx.delete(leads).where(inArray(leads.id, ids)).returning({ id: leads.id });
+  });
   await db
     .delete(rateLimits)
     .where(lt(rateLimits.windowStart, new Date(now.getTime() - 86_400_000)));

@@ -7,11 +7,17 @@ import {
 import type { Db } from '../db/client';
 import type { SubmissionDeps, SubmissionRequest } from '../contact/submit';
 import { issueFormToken } from '../contact/token';
-import { createEmailSender } from '../email/job-sender';
+import {
+  enquiryEmailJob,
+  enquiryWebhookJob,
+  postEnquiryWebhook,
+  sendEnquiryEmail,
+} from '../contact/deliveries';
+import { demoWebhookJob, postDemoEvent } from '../demo/events';
 import { createSmtpSender } from '../email/transport';
-import type { ChannelSenders } from '../outbox/delivery';
-import { createOutboxWorker } from '../outbox/worker';
-import { createWebhookSender } from '../webhooks/sender';
+import { handle, type Registration } from '../queue/job';
+import { createWorker, type WorkerOptions } from '../queue/worker';
+import { createWebhookPoster } from '../webhooks/sender';
 
 /** The secret tests sign tokens with. */
 export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
@@ -65,24 +71,38 @@ export function deps(db: Db, overrides: Partial<SubmissionDeps> = {}): Submissio
   };
 }
 
+/** Millisecond backoff for tests: 20 ms doubling to at most 100 ms. */
+export const fastRetry = { retry: { baseDelayMs: 20, maxDelayMs: 100 } };
+
 /**
- * An outbox worker on `db` with millisecond backoff for tests: e-mail to `smtpUrl` (when given)
- * and webhooks signed with `webhook.secret` (when given; attempt timeout `webhook.timeoutMs`).
+ * A queue worker on `db` with millisecond backoff for tests: the enquiry e-mail to `smtpUrl` (when
+ * given), the enquiry and demo webhooks signed with `webhook.secret` (when given; attempt timeout
+ * `webhook.timeoutMs`), and the `extra` registrations (e.g. demo e-mails); `options` as the site's.
  */
 export function testWorker(
   db: Db,
   smtpUrl?: string,
   webhook?: { secret: string; timeoutMs?: number },
+  extra: Registration[] = [],
+  options: WorkerOptions = {},
 ) {
-  const senders: ChannelSenders = {};
+  const registrations: Registration[] = [...extra];
   if (smtpUrl)
-    senders.email = createEmailSender(createSmtpSender(smtpUrl), {
-      from: LEADS_FROM,
-      to: LEADS_TO,
-    });
-  if (webhook)
-    senders.webhook = createWebhookSender(webhook.secret, { timeoutMs: webhook.timeoutMs });
-  return createOutboxWorker(db, senders, { baseDelayMs: 20, maxDelayMs: 100, pollMs: 50 });
+    registrations.push(
+      handle(
+        enquiryEmailJob,
+        sendEnquiryEmail(db, createSmtpSender(smtpUrl), { from: LEADS_FROM, to: LEADS_TO }),
+        fastRetry,
+      ),
+    );
+  if (webhook) {
+    const post = createWebhookPoster(webhook.secret, { timeoutMs: webhook.timeoutMs });
+    registrations.push(
+      handle(enquiryWebhookJob, postEnquiryWebhook(db, post), fastRetry),
+      handle(demoWebhookJob, postDemoEvent(post), fastRetry),
+    );
+  }
+  return createWorker(db, registrations, { pollMs: 50, ...options });
 }
 
 /** Waits until `check` holds, polling every 25 ms, for at most `timeoutMs`. */

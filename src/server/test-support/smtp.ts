@@ -19,6 +19,8 @@ export type TestSmtpServer = {
   received: ReceivedMail[];
   /** Refuse recipients with this reply (null: accept again). */
   refuse(refusal: Refusal | null): void;
+  /** Take `delayMs` to accept each message from now on (messages being received keep theirs). */
+  setDelay(delayMs: number): void;
   /** Start listening (again) on the same port. */
   listen(): Promise<void>;
   /** Stop listening: the port refuses connections, as when the mail server is down. */
@@ -98,6 +100,9 @@ export async function startSmtpServer({
     received,
     refuse(next) {
       refusal = next;
+    },
+    setDelay(next) {
+      delayMs = next;
     },
     async listen() {
       server = create();

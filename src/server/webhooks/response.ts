@@ -1,5 +1,5 @@
 import 'server-only';
-import { DeliveryFailure } from '../outbox/delivery';
+import { JobFailure } from '../queue/failure';
 
 /** Longest wait honoured from a `Retry-After` header (1 day, in ms). */
 const MAX_RETRY_AFTER_MS = 86_400_000;
@@ -24,9 +24,9 @@ export function responseFailure(
   status: number,
   retryAfter: string | null,
   nowMs: number,
-): DeliveryFailure {
+): JobFailure {
   const temporary = status === 408 || status === 429 || status >= 500;
   const summary =
     status >= 300 && status < 400 ? `HTTP ${status} (redirect not followed)` : `HTTP ${status}`;
-  return new DeliveryFailure(summary, !temporary, temporary ? retryAfterMs(retryAfter, nowMs) : 0);
+  return new JobFailure(summary, !temporary, temporary ? retryAfterMs(retryAfter, nowMs) : 0);
 }

@@ -1,46 +1,37 @@
 import 'server-only';
 import { Webhook } from 'standardwebhooks';
-import { asDeliveryFailure, DeliveryFailure, type JobSender } from '../outbox/delivery';
-import { buildEnquiryEvent } from './payload';
+import { asJobFailure, JobFailure } from '../queue/failure';
 import { responseFailure } from './response';
 
 /** Largest request body sent, in bytes (an enquiry is a few KB; the form's limits keep it so). */
 const MAX_BODY_BYTES = 64 * 1024;
 
-/** The `webhook-id` of a job: derived from the outbox job, so every retry to an endpoint reuses it. */
+/** The `webhook-id` of a job: derived from the job's id, so every retry to an endpoint reuses it. */
 export function webhookId(jobId: string): string {
   return `msg_${jobId}`;
 }
 
-/**
- * The endpoint a webhook job posts to: its target without the fragment, which names the event of a
- * `demo.*` job (`<url>#demo.booked:<booking id>:<sequence>`, see demoEventTarget) and is never sent.
- */
-export function webhookUrl(target: string): string {
-  return target.split('#')[0]!;
-}
+/** Posts one event to one endpoint (see createWebhookPoster). */
+export type PostWebhook = (url: string, jobId: string, event: object) => Promise<void>;
 
 /**
- * The outbox's `webhook` channel (issue 12): POSTs a claimed job's frozen event (`payload`, e.g.
- * `demo.booked`, issue 16) or else its lead as an `enquiry.created` event to the job's endpoint
- * (webhookUrl), signed per Standard Webhooks with `secret` (`whsec_…`, via the
- * `standardwebhooks` library): headers `webhook-id`, `webhook-timestamp` (s), `webhook-signature`.
- * One attempt lasts at most `timeoutMs` (default 10 s); redirects are not followed; the response
- * body is never read (cancelled unread).
- * @throws DeliveryFailure: temporary for timeouts, connection errors, 408, 429 and 5xx (with the
+ * The webhook channel: POSTs an event (JSON) to an endpoint, signed per Standard Webhooks with
+ * `secret` (`whsec_…`, via the `standardwebhooks` library): headers `webhook-id` (from the job's
+ * id, see webhookId), `webhook-timestamp` (s), `webhook-signature`. One attempt lasts at most
+ * `timeoutMs` (default 10 s); redirects are not followed; the response body is never read.
+ * @throws JobFailure: temporary for timeouts, connection errors, 408, 429 and 5xx (with the
  * `Retry-After` wait), permanent for redirects, other 4xx and an oversized body.
  */
-export function createWebhookSender(secret: string, { timeoutMs = 10_000 } = {}): JobSender {
+export function createWebhookPoster(secret: string, { timeoutMs = 10_000 } = {}): PostWebhook {
   const signer = new Webhook(secret);
-  return async (job) => {
-    const body = JSON.stringify(job.payload ?? buildEnquiryEvent(job.lead));
-    if (Buffer.byteLength(body) > MAX_BODY_BYTES)
-      throw new DeliveryFailure('Payload too large', true);
-    const id = webhookId(job.id);
+  return async (url, jobId, event) => {
+    const body = JSON.stringify(event);
+    if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new JobFailure('Payload too large', true);
+    const id = webhookId(jobId);
     const sentAt = new Date();
     let response: Response;
     try {
-      response = await fetch(webhookUrl(job.target), {
+      response = await fetch(url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -55,7 +46,7 @@ export function createWebhookSender(secret: string, { timeoutMs = 10_000 } = {})
       });
     } catch (error) {
       // fetch reports connection errors as `TypeError: fetch failed` with the socket error as cause.
-      throw asDeliveryFailure(
+      throw asJobFailure(
         error instanceof TypeError && error.cause instanceof Error ? error.cause : error,
       );
     }

@@ -1,16 +1,16 @@
 import '../test-support/quiet-logs';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
 import { demoRequestField, sourcePageField } from '@/lib/contact-fields';
 import type { Database } from '../db/client';
-import { leads, outbox, rateLimits } from '../db/schema';
+import { jobs, leads, rateLimits } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
 import { describeDeliveries } from '../leads/delivery-summary';
 import { listLeads, retryFailedNotifications } from '../leads/operations';
-import type { OutboxWorker } from '../outbox/worker';
+import type { QueueWorker } from '../queue/worker';
 import {
   backends,
   backendTitle,
@@ -46,15 +46,19 @@ const enquiryCreated = z.strictObject({
   }),
 });
 
+/** The webhook jobs (enquiry and demo events), as the old `webhook` channel held them. */
 const webhookJobs = (db: Database['db']) =>
-  db.select().from(outbox).where(eq(outbox.channel, 'webhook'));
+  db
+    .select()
+    .from(jobs)
+    .where(inArray(jobs.kind, ['enquiry.webhook', 'demo.webhook']));
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(backendTitle('signed webhooks', backend), () => {
     let database: TestDatabase;
     let receiver: TestWebhookReceiver;
     let smtp: TestSmtpServer;
-    let worker: OutboxWorker | undefined;
+    let worker: QueueWorker | undefined;
     beforeAll(async () => {
       database = await openTestDatabase(backend.kind);
       receiver = await startWebhookReceiver();
@@ -66,6 +70,8 @@ for (const backend of backends) {
       await database?.dispose();
     });
     beforeEach(async () => {
+      // Jobs belong to their enquiry by `owner` only (no foreign key): cleared with the enquiries.
+      await database.db.delete(jobs);
       await database.db.delete(leads);
       await database.db.delete(rateLimits);
       receiver.reset();
@@ -214,6 +220,7 @@ for (const backend of backends) {
       });
       expect(receiver.received.map((request) => request.path)).toEqual(['/hook']);
 
+      await database.db.delete(jobs);
       await database.db.delete(leads);
       receiver.reset();
       receiver.reply = (index) => ({ status: 200, delayMs: index === 0 ? 2_000 : 0 });

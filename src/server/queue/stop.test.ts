@@ -1,6 +1,6 @@
 import '../test-support/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox } from '../db/schema';
+import { jobs } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
 import {
   backends,
@@ -12,7 +12,7 @@ import { deps, formData, request, testWorker, until } from '../test-support/enqu
 import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
 
 for (const backend of backends) {
-  describe.skipIf(backend.skipReason)(backendTitle('stopping the outbox worker', backend), () => {
+  describe.skipIf(backend.skipReason)(backendTitle('stopping the queue worker', backend), () => {
     let database: TestDatabase;
     let smtp: TestSmtpServer;
     beforeAll(async () => {
@@ -24,23 +24,29 @@ for (const backend of backends) {
       await database?.dispose();
     });
 
-    it('finishes the send in progress, hands the other claims back at once, and a restart sends each once', async () => {
+    it('finishes the sends in progress, leaves the other jobs pending and unclaimed, and a restart sends each once', async () => {
       for (let i = 0; i < 5; i++)
         await submitEnquiry(formData({ subject: `Stop ${i}` }), request(), deps(database.db));
       const first = testWorker(database.db, smtp.url);
       first.start();
       await until(async () =>
-        (await database.db.select().from(outbox)).some((job) => job.status === 'sending'),
+        (await database.db.select().from(jobs)).some((job) => job.status === 'sending'),
       );
       const stopping = Date.now();
       await first.stop();
       const stoppedAfter = Date.now() - stopping;
-      const jobs = await database.db.select().from(outbox);
-      const sent = jobs.filter((job) => job.status === 'sent').length;
-      expect(jobs.filter((job) => job.status === 'sending')).toHaveLength(0);
-      const handedBack = jobs.filter((job) => job.status === 'pending');
+      const rows = await database.db.select().from(jobs);
+      const sent = rows.filter((job) => job.status === 'sent').length;
+      expect(rows.filter((job) => job.status === 'sending')).toHaveLength(0);
+      // Claims are taken one job at a time, just before its send: the jobs not started were never
+      // claimed, so they are pending, due now, with no attempt counted.
+      const handedBack = rows.filter((job) => job.status === 'pending');
+      expect(sent + handedBack.length).toBe(5);
       expect(
-        handedBack.every((job) => job.attempts === 0 && job.nextAttemptAt.getTime() <= Date.now()),
+        handedBack.every(
+          (job) =>
+            job.attempts === 0 && job.claimToken === null && job.runAt.getTime() <= Date.now(),
+        ),
       ).toBe(true);
       expect(smtp.received).toHaveLength(sent);
 

@@ -2,7 +2,7 @@ import '../test-support/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { leads, outbox } from '../db/schema';
+import { jobs, leads } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
 import {
   backends,
@@ -33,7 +33,7 @@ for (const backend of backends) {
         new Set(states.map((state) => state.status === 'accepted' && state.reference)).size,
       ).toBe(100);
       expect((await database.db.select({ n: count() }).from(leads))[0]!.n).toBe(100);
-      expect((await database.db.select({ n: count() }).from(outbox))[0]!.n).toBe(100);
+      expect((await database.db.select({ n: count() }).from(jobs))[0]!.n).toBe(100);
     });
   });
 }
@@ -41,7 +41,7 @@ for (const backend of backends) {
 const postgres = backends.find((backend) => backend.kind === 'postgres')!;
 
 describe.skipIf(postgres.skipReason)(
-  backendTitle('two outbox workers on one database', postgres),
+  backendTitle('two queue workers on one database', postgres),
   () => {
     let database: TestDatabase;
     let second: Database;
@@ -68,8 +68,9 @@ describe.skipIf(postgres.skipReason)(
       expect(handled[1]).toBeGreaterThan(0);
       expect(smtp.received).toHaveLength(60);
       expect(new Set(smtp.received.map((mail) => mail.parsed.messageId)).size).toBe(60);
-      const jobs = await database.db.select().from(outbox);
-      expect(jobs.every((job) => job.status === 'sent' && job.attempts === 1)).toBe(true);
+      const rows = await database.db.select().from(jobs);
+      expect(rows).toHaveLength(60);
+      expect(rows.every((job) => job.status === 'sent' && job.attempts === 1)).toBe(true);
     });
   },
 );

@@ -1,0 +1,76 @@
+import 'server-only';
+import { siteUrl } from '@/lib/seo/site-url';
+import { getSiteSecret } from './contact/secret';
+import {
+  postEnquiryWebhook,
+  sendEnquiryEmail,
+  enquiryEmailJob,
+  enquiryWebhookJob,
+} from './contact/deliveries';
+import type { Database } from './db';
+import { postDemoEvent, demoWebhookJob } from './demo/events';
+import { demoMailJob, sendDemoMail } from './demo/mail-jobs';
+import { issueManageToken, managePageUrl } from './demo/manage-token';
+import { createSmtpSender } from './email/transport';
+import type { Env } from './env';
+import { log } from './log';
+import { handle, type Registration } from './queue/job';
+import { createWebhookPoster } from './webhooks/sender';
+
+/**
+ * Which job kinds this process runs, and with which handler: the one place where features meet
+ * the queue. From the configuration:
+ * - `SMTP_URL` and `LEADS_TO`: the provider's e-mail of each enquiry (`enquiry.email`) and, with
+ *   `DEMO_HOSTS`, the demo invitations, reminders and cancellations (`demo.mail`; the visitor's
+ *   carry the manage link on `SITE_URL`);
+ * - `WEBHOOK_URLS` and `WEBHOOK_SECRET`: the `enquiry.created` and `demo.*` events
+ *   (`enquiry.webhook`, `demo.webhook`).
+ * Jobs of an unconfigured kind wait as pending until it is configured and the site restarted;
+ * that is logged once, here.
+ */
+export function jobHandlers(database: Database, env: Env): Registration[] {
+  const { db } = database;
+  const registrations: Registration[] = [];
+  if (env.SMTP_URL && env.LEADS_TO) {
+    const send = createSmtpSender(env.SMTP_URL);
+    registrations.push(
+      handle(
+        enquiryEmailJob,
+        sendEnquiryEmail(db, send, { from: env.LEADS_FROM, to: env.LEADS_TO }),
+      ),
+    );
+    if (env.DEMO_HOSTS.length > 0) {
+      const manageUrl = async (bookingId: string) =>
+        managePageUrl(
+          siteUrl(env.SITE_URL),
+          issueManageToken(bookingId, await getSiteSecret(db, env.FORM_SECRET)),
+        );
+      registrations.push(
+        handle(
+          demoMailJob,
+          sendDemoMail(
+            db,
+            send,
+            { from: env.LEADS_FROM, copyTo: env.LEADS_TO, timeZone: env.DEMO_TIMEZONE },
+            env.DEMO_HOSTS,
+            manageUrl,
+          ),
+        ),
+      );
+    }
+  } else {
+    log.warn(
+      { event: 'email.disabled' },
+      'SMTP_URL is not set: enquiries are stored but not e-mailed',
+    );
+  }
+  if (env.WEBHOOK_SECRET && env.WEBHOOK_URLS.length > 0) {
+    const post = createWebhookPoster(env.WEBHOOK_SECRET);
+    registrations.push(
+      handle(enquiryWebhookJob, postEnquiryWebhook(db, post), { concurrency: 4 }),
+      handle(demoWebhookJob, postDemoEvent(post), { concurrency: 4 }),
+    );
+    log.info({ event: 'webhooks.enabled', endpoints: env.WEBHOOK_URLS.length });
+  }
+  return registrations;
+}
