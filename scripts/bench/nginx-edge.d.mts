@@ -6,6 +6,8 @@ export type Edge = {
   httpUrl: string;
   /** What nginx wrote to its error log so far. */
   errors(): string;
+  /** What nginx wrote to its access log so far (deploy/nginx.conf's `edge` format). */
+  accessLog(): string;
   stop(): Promise<void>;
 };
 export function fillTemplate(template: string, values: Record<string, string>): string;

@@ -50,7 +50,8 @@ async function runDirectory() {
 
 /**
  * Runs `nginx -p dir -c dir/nginx.conf` in the foreground until `port` accepts connections.
- * @returns {Promise<{ errors: () => string, stop: () => Promise<void> }>} `stop` also removes `dir`
+ * @returns {Promise<{ errors: () => string, accessLog: () => string, stop: () => Promise<void> }>}
+ *   `stop` also removes `dir`
  * @throws {Error} when nginx exits or `port` is not open within 15 s (with nginx's error log)
  */
 async function runNginx(dir, conf, port) {
@@ -64,13 +65,16 @@ async function runNginx(dir, conf, port) {
     },
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const errors = () => {
+  /** @param {string} name a log file in `dir`; '' while nginx has not written it */
+  const readLog = (name) => {
     try {
-      return readFileSync(path.join(dir, 'error.log'), 'utf8');
+      return readFileSync(path.join(dir, name), 'utf8');
     } catch {
       return '';
     }
   };
+  const errors = () => readLog('error.log');
+  const accessLog = () => readLog('access.log');
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGQUIT');
@@ -86,7 +90,7 @@ async function runNginx(dir, conf, port) {
       const socket = net.connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
       socket.on('error', () => resolve(false));
     });
-    if (open) return { errors, stop };
+    if (open) return { errors, accessLog, stop };
     if (child.exitCode !== null || Date.now() > deadline) {
       const log = errors();
       await stop();
@@ -101,7 +105,7 @@ async function runNginx(dir, conf, port) {
  * for `failTimeoutS` seconds after a failure), on loopback, with a throwaway certificate.
  * @param {string[]} upstreams
  * @param {number} [failTimeoutS] default 10, as in production
- * @returns {Promise<{ url: string, httpUrl: string, errors: () => string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, httpUrl: string, errors: () => string, accessLog: () => string, stop: () => Promise<void> }>}
  * @throws {Error} when nginx is missing or refuses the configuration
  */
 export async function startEdge(upstreams, failTimeoutS = 10) {

@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { ContactInput } from '@/lib/contact-schema';
 import type { EnquiryContext } from '@/lib/enquiry-context';
 import type { Db } from '../db';
@@ -22,6 +22,11 @@ export type StoreResult =
 /** Key of the global hourly counter of quarantined enquiries in `rate_limits`. */
 const QUARANTINE_COUNTER = 'quarantine:all';
 const HOUR_MS = 3_600_000;
+/**
+ * First key of the transaction-level advisory lock taken per form (the second is a hash of the
+ * form's nonce). Locks on two 32-bit keys never conflict with the migrations' 64-bit one.
+ */
+const SUBMISSION_LOCK_CLASS = 0x4e48; // 'NH'
 
 class RateLimited extends Error {}
 
@@ -40,8 +45,9 @@ export type Quarantine = {
  * even if the process dies. With `quarantine`, the enquiry is stored with verdict `spam` and its
  * reason and nothing is queued (issue 10); quarantined enquiries count toward the client's rate
  * limit, and past `quarantine.maxPerHour` in the current hour they are not stored (the counters
- * still are). The same `submissionId` (the form token's nonce) stored twice yields the first
- * enquiry and no second job.
+ * still are). The same `submissionId` (the form token's nonce) stored twice, one after the other
+ * or at the same time on several instances (the edge re-sends a post an instance dropped), yields
+ * the first enquiry, no second job and no second rate-limit count.
  * @throws on database errors (nothing is then stored).
  */
 export async function storeEnquiry(
@@ -58,6 +64,12 @@ export async function storeEnquiry(
 ): Promise<StoreResult> {
   try {
     return await db.transaction(async (tx): Promise<StoreResult> => {
+      // Posts of one form wait here for each other, so the later one finds the earlier one's
+      // enquiry below (each statement sees what committed before it) instead of counting against
+      // the client's rate limit, which could refuse it although its enquiry was stored.
+      await tx.execute(
+        sql`SELECT pg_advisory_xact_lock(${SUBMISSION_LOCK_CLASS}, hashtext(${meta.submissionId}))`,
+      );
       const existing = await findBySubmission(tx, meta.submissionId);
       if (existing) return { outcome: 'duplicate', ...existing };
       if (!(await consumeRateLimit(tx, meta.clientHash, meta.rateLimit, meta.now)))
@@ -82,7 +94,8 @@ export async function storeEnquiry(
         .onConflictDoNothing({ target: leads.submissionId })
         .returning({ leadId: leads.id, reference: leads.reference });
       if (!inserted) {
-        // A concurrent post of the same form won the race; report its enquiry.
+        // Another post of the same form stored it first: the lock above makes this rare, the
+        // unique submission_id is what guarantees one row. Report its enquiry.
         const winner = await findBySubmission(tx, meta.submissionId);
         if (!winner) throw new Error('Enquiry vanished after a conflicting insert.');
         return { outcome: 'duplicate', ...winner };
