@@ -39,7 +39,7 @@ export const contactLabels: Record<ContactField, string> = {
 };
 
 /**
- * The one length rule of the contact form (issue 15), applied identically by the browser (live
+ * The one length rule of the contact form, applied identically by the browser (live
  * count and the check before Submit, src/app/contact-us) and by the server (src/lib/contact-schema.ts):
  * a value's length is the number of Unicode code points of the trimmed value, and a line break is
  * one character however it is sent (CR LF, as browsers post a textarea's line breaks, or LF, as
@@ -100,13 +100,13 @@ export function readValues(formData: FormData): Record<ContactField, string> {
 /**
  * Names of the form's hidden fields: the signed token and the honeypot bots fill in. The
  * honeypot's name matches no browser-autofill heuristic (no name, e-mail, phone, address, company,
- * URL or website words), so autofill never fills it for a real visitor (issue 10).
+ * URL or website words), so autofill never fills it for a real visitor.
  */
 export const formTokenField = 'formToken';
 export const honeypotField = 'xq_trap';
 
 /**
- * Hidden fields telling where an enquiry came from (issue 12): `1` when the visitor arrived through
+ * Hidden fields telling where an enquiry came from: `1` when the visitor arrived through
  * "Schedule a Demo", and the path on this site they came from. Checked by src/lib/enquiry-context.ts.
  */
 export const demoRequestField = 'demoRequested';

@@ -9,7 +9,7 @@ import { clientAddress } from '../http/client-address';
 import { errorFacts, log } from '../log';
 import { nudgeOutboxWorker } from '../outbox/runtime';
 import { createFormChallenge } from './altcha';
-import { getSiteSecret } from './secret';
+import { getSiteSecret } from '../security/site-secret';
 import { messages, submitEnquiry } from './submit';
 import { issueFormToken, verifyFormToken } from './token';
 
@@ -47,7 +47,7 @@ export function sourcePageOf(headers: Headers): string | null {
 
 /**
  * Submits the contact form with the site's configuration, for the server action: `headers` are
- * the request's. An accepted enquiry gets the demo booking step when booking is on (issue 16; a
+ * the request's. An accepted enquiry gets the demo booking step when booking is on (a
  * failure there only leaves the step out). Never throws.
  */
 export async function submitContactForm(
@@ -99,7 +99,7 @@ async function storeContactForm(formData: FormData, headers: Headers): Promise<C
 
 /**
  * A proof-of-work challenge for the form whose token is `formToken` (the ALTCHA widget's challenge
- * request, issue 10). Resolves to null when the token is not one this site signed (or expired),
+ * request). Resolves to null when the token is not one this site signed (or expired),
  * so nobody gets challenges for forms that do not exist. Database errors propagate.
  */
 export async function contactChallenge(formToken: string | null) {

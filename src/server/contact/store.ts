@@ -6,7 +6,7 @@ import type { EnquiryContext } from '@/lib/enquiry-context';
 import type { Db } from '../db';
 import { leads } from '../db/schema';
 import { enqueueDeliveries, type DeliveryTargets } from '../outbox/enqueue';
-import { consumeRateLimit, countInWindow, type RateLimit } from './rate-limit';
+import { consumeRateLimit, countInWindow, type RateLimit } from '../rate-limit';
 import { newReference } from './reference';
 
 /**
@@ -25,7 +25,7 @@ const HOUR_MS = 3_600_000;
 
 class RateLimited extends Error {}
 
-/** How a submission that tripped a bot signal is quarantined (issue 10). */
+/** How a submission that tripped a bot signal is quarantined (kept for review, not delivered). */
 export type Quarantine = {
   /** The bot signal (`honeypot`, `missing`, `tampered`, `too-fast`, `altcha-invalid`, …). */
   reason: string;
@@ -38,7 +38,7 @@ export type Quarantine = {
  * count. A lead gets its deliveries (e-mail, one job per webhook endpoint of `meta.deliveries`)
  * queued in the same transaction (the transactional outbox): once this resolves, they will be sent
  * even if the process dies. With `quarantine`, the enquiry is stored with verdict `spam` and its
- * reason and nothing is queued (issue 10); quarantined enquiries count toward the client's rate
+ * reason and nothing is queued; quarantined enquiries count toward the client's rate
  * limit, and past `quarantine.maxPerHour` in the current hour they are not stored (the counters
  * still are). The same `submissionId` (the form token's nonce) stored twice yields the first
  * enquiry and no second job.

@@ -18,7 +18,7 @@ export type LeadSummary = {
   organization: string;
   subject: string;
   message: string;
-  /** Its jobs (e-mail, one per webhook endpoint), e.g. for describeDeliveries (issue 12). */
+  /** Its jobs (e-mail, one per webhook endpoint), e.g. for describeDeliveries. */
   deliveries: JobState[];
   /** `spam` for a quarantined enquiry not (yet) released. */
   verdict: 'lead' | 'spam';
@@ -28,7 +28,7 @@ export type LeadSummary = {
 export type LeadFilter = {
   /** At most this many (default: all). */
   limit?: number;
-  /** Also quarantined enquiries (issue 10: left out unless asked). */
+  /** Also quarantined enquiries (left out unless asked, so spam never reaches a CRM import). */
   includeSpam?: boolean;
 };
 
@@ -141,7 +141,7 @@ export type SpamSummary = {
 };
 
 /**
- * Quarantined enquiries not released, newest first (issue 10: `leads spam`). The message body is
+ * Quarantined enquiries not released, newest first (`leads spam`). The message body is
  * included only with `withMessage`.
  */
 export async function listSpam(
@@ -168,8 +168,8 @@ export async function listSpam(
 export type ReleaseResult = 'released' | 'already-released' | 'not-found';
 
 /**
- * Moves the quarantined enquiry `reference` to the normal path in ONE transaction (issue 10:
- * `leads release`): verdict `lead`, `released_at` set, its deliveries (e-mail and the webhook
+ * Moves the quarantined enquiry `reference` to the normal path in ONE transaction
+ * (`leads release`): verdict `lead`, `released_at` set, its deliveries (e-mail and the webhook
  * endpoints of `targets`) queued with `enqueueDeliveries`, so the running site's outbox worker
  * sends each exactly once. Releasing it
  * again queues nothing (`already-released`), nor does an enquiry that was never spam.
@@ -204,7 +204,7 @@ export type Retention = { leadsDays: number; spamDays: number };
 /**
  * Deletes enquiries (and their jobs) past their retention: leads (and released spam) after
  * `retention.leadsDays` (LEADS_RETENTION_DAYS), quarantined spam never released after
- * `retention.spamDays` (SPAM_RETENTION_DAYS, issue 10); `retention` may be just the leads' days,
+ * `retention.spamDays` (SPAM_RETENTION_DAYS); `retention` may be just the leads' days,
  * the spam's then coming from the environment. Also drops rate-limit counters older than a day.
  * Returns how many enquiries were deleted.
  */

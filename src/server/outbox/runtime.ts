@@ -2,7 +2,7 @@ import 'server-only';
 import type { Env } from '../env';
 import type { Database } from '../db';
 import { siteUrl } from '@/lib/seo/site-url';
-import { getSiteSecret } from '../contact/secret';
+import { getSiteSecret } from '../security/site-secret';
 import { createDemoMailSender } from '../demo/mail-jobs';
 import { issueManageToken, managePageUrl } from '../demo/manage-token';
 import { createEmailSender } from '../email/job-sender';
