@@ -75,7 +75,8 @@ export async function manageView(token: unknown, now: number = Date.now()): Prom
 
 /**
  * Runs a change posted from the manage page: checks the client's booking limit (every post counts,
- * item 7), the token, then `change`; logs it and wakes the outbox worker when something changed.
+ * even one with a bad token, so tokens cannot be guessed at speed), the token, then `change`;
+ * logs it and wakes the outbox worker when something changed.
  */
 async function changeFromForm(
   token: string,

@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { contactFields, contactLabels, type ContactField } from '@/lib/contact-fields';
 import type { Db } from '../db';
 import { leads, outbox, rateLimits } from '../db/schema';
 import { getEnv } from '../env';
@@ -8,16 +9,13 @@ import { requeueFailed } from '../outbox/queue';
 import { toCsv } from './csv';
 import { describeDeliveries, type JobState } from './delivery-summary';
 
-/** One enquiry as the operator sees it, with the state of each of its deliveries. */
-export type LeadSummary = {
+/**
+ * One enquiry as the operator sees it: its reference, time, every contact field (the registry
+ * in src/lib/contact-fields.ts), and the state of each of its deliveries.
+ */
+export type LeadSummary = Record<ContactField, string> & {
   reference: string;
   createdAt: Date;
-  firstName: string;
-  lastName: string;
-  email: string;
-  organization: string;
-  subject: string;
-  message: string;
   /** Its jobs (e-mail, one per webhook endpoint), e.g. for describeDeliveries. */
   deliveries: JobState[];
   /** `spam` for a quarantined enquiry not (yet) released. */
@@ -41,6 +39,11 @@ const jobStates = sql<JobState[]>`coalesce((
     order by o.channel, o.target)
   from ${outbox} o where o.lead_id = ${leads}.id), '[]'::json)`;
 
+/** The `leads` column of every contact field, keyed by the field's name. */
+const contactColumns = Object.fromEntries(contactFields.map((field) => [field, leads[field]])) as {
+  [F in ContactField]: (typeof leads)[F];
+};
+
 /** Enquiries, newest first, each with its deliveries; quarantined ones only with `includeSpam`. */
 export async function listLeads(
   db: Db,
@@ -50,12 +53,7 @@ export async function listLeads(
     .select({
       reference: leads.reference,
       createdAt: leads.createdAt,
-      firstName: leads.firstName,
-      lastName: leads.lastName,
-      email: leads.email,
-      organization: leads.organization,
-      subject: leads.subject,
-      message: leads.message,
+      ...contactColumns,
       deliveries: jobStates,
       verdict: leads.verdict,
     })
@@ -65,16 +63,12 @@ export async function listLeads(
     .limit(limit);
 }
 
-const csvColumns = [
+/** The CSV's columns before `Delivery`: key in LeadSummary and title (the form's label). */
+const csvColumns: readonly (readonly ['reference' | 'createdAt' | ContactField, string])[] = [
   ['reference', 'Reference'],
   ['createdAt', 'Received (UTC)'],
-  ['firstName', 'First Name'],
-  ['lastName', 'Last Name'],
-  ['email', 'Email'],
-  ['organization', 'Organization'],
-  ['subject', 'Subject'],
-  ['message', 'Message'],
-] as const;
+  ...contactFields.map((field) => [field, contactLabels[field]] as const),
+];
 
 /**
  * Every enquiry (quarantined ones only with `includeSpam`) as CSV, header row first, cells
