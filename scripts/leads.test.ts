@@ -43,6 +43,17 @@ describe('npm run leads (PGlite)', () => {
     const list = await leads(dataDir, 'list');
     expect(list.stdout.trim().split('\n')).toHaveLength(2);
     expect(list.stdout).toContain('pending');
+    // One line per enquiry: reference, time, name, then the other one-line fields, delivery.
+    const [reference, received, ...columns] = list.stdout.split('\n')[0]!.split('\t');
+    expect(reference).toMatch(/^NH-/);
+    expect(new Date(received!).toISOString()).toBe(received);
+    expect(columns).toEqual([
+      'Asha Rao',
+      'ravi@clinic.example',
+      'City General Hospital',
+      'Laboratory module',
+      'email pending',
+    ]);
 
     const csv = (await leads(dataDir, 'export', '--format', 'csv')).stdout;
     expect(csv.split('\r\n').filter(Boolean)).toHaveLength(3);

@@ -20,6 +20,7 @@
 import { Command, Option } from 'commander';
 import { openDatabase, type Database } from '@/server/db/client';
 import { formatDay, formatTime } from '@/lib/demo/display';
+import { isNameField, singleLineFields, visitorName } from '@/lib/contact-fields';
 import { bookingSettings } from '@/server/demo/config';
 import { cancelDemoOf, listUpcomingDemos } from '@/server/demo/operator';
 import { getEnv } from '@/server/env';
@@ -54,6 +55,12 @@ async function withDatabase(task: (database: Database) => Promise<void>): Promis
   }
 }
 
+/**
+ * The contact fields `list` prints after the visitor's name, in form order: the one-line fields of
+ * src/lib/contact-fields.ts other than the name's (the message never fits a line).
+ */
+const listedFields = singleLineFields.filter((field) => !isNameField(field));
+
 const program = new Command('leads').description('Manage enquiries from the contact form.');
 
 program
@@ -70,10 +77,8 @@ program
           [
             row.reference,
             row.createdAt.toISOString(),
-            `${row.firstName} ${row.lastName}`,
-            row.email,
-            row.organization,
-            row.subject,
+            visitorName(row),
+            ...listedFields.map((field) => row[field]),
             delivery,
           ].join('\t'),
         );
@@ -219,7 +224,7 @@ program
             demoTime(booking.startsAt),
             booking.startsAt.toISOString(),
             hostOf(booking.hostEmail),
-            `${visitor.firstName} ${visitor.lastName}`,
+            visitorName(visitor),
             visitor.email,
             visitor.organization,
           ].join('\t'),

@@ -2,6 +2,10 @@
  * The contact form's fields, labels, limits and hidden-field names: plain constants without zod,
  * so the client form can import them without shipping the validation library to the browser
  * (src/lib/contact-schema.ts builds the schema from them and re-exports them).
+ *
+ * The one registry of a lead's fields: the form, the schema, the provider's notification e-mail
+ * (src/server/email/notification.ts), the CSV export (src/server/leads/operations.ts) and the
+ * `leads` CLI (scripts/leads.ts) read the fields, their order and their labels from here.
  */
 
 /**
@@ -38,8 +42,37 @@ export const contactLabels: Record<ContactField, string> = {
   message: 'Message',
 };
 
+/** Fields whose value may span lines (a textarea); one-line listings and headers leave them out. */
+export const multiLineFields = ['message'] as const satisfies readonly ContactField[];
+
+/** A field that is not multi-line. */
+export type SingleLineField = Exclude<ContactField, (typeof multiLineFields)[number]>;
+
+/** The fields of one line each, in display order: every field but {@link multiLineFields}. */
+export const singleLineFields: readonly SingleLineField[] = contactFields.filter(
+  (field): field is SingleLineField => !(multiLineFields as readonly string[]).includes(field),
+);
+
+/** The fields that together name the visitor, in the order they are written. */
+export const nameFields = ['firstName', 'lastName'] as const satisfies readonly SingleLineField[];
+
+/** Whether `field` is one of the {@link nameFields}. */
+export function isNameField(field: ContactField): field is (typeof nameFields)[number] {
+  return (nameFields as readonly string[]).includes(field);
+}
+
 /**
- * The one length rule of the contact form (issue 15), applied identically by the browser (live
+ * The visitor's name as one string, e.g. `Asha Rao`: the {@link nameFields} joined by a space.
+ * @param values a lead, enquiry or visitor with at least the name fields
+ */
+export function visitorName(
+  values: Pick<Record<ContactField, string>, (typeof nameFields)[number]>,
+): string {
+  return nameFields.map((field) => values[field]).join(' ');
+}
+
+/**
+ * The one length rule of the contact form, applied identically by the browser (live
  * count and the check before Submit, src/app/contact-us) and by the server (src/lib/contact-schema.ts):
  * a value's length is the number of Unicode code points of the trimmed value, and a line break is
  * one character however it is sent (CR LF, as browsers post a textarea's line breaks, or LF, as
@@ -100,13 +133,13 @@ export function readValues(formData: FormData): Record<ContactField, string> {
 /**
  * Names of the form's hidden fields: the signed token and the honeypot bots fill in. The
  * honeypot's name matches no browser-autofill heuristic (no name, e-mail, phone, address, company,
- * URL or website words), so autofill never fills it for a real visitor (issue 10).
+ * URL or website words), so autofill never fills it for a real visitor.
  */
 export const formTokenField = 'formToken';
 export const honeypotField = 'xq_trap';
 
 /**
- * Hidden fields telling where an enquiry came from (issue 12): `1` when the visitor arrived through
+ * Hidden fields telling where an enquiry came from: `1` when the visitor arrived through
  * "Schedule a Demo", and the path on this site they came from. Checked by src/lib/enquiry-context.ts.
  */
 export const demoRequestField = 'demoRequested';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { siteUrl } from '@/lib/seo/site-url';
-import { getSiteSecret } from './contact/secret';
+import { getSiteSecret } from './security/site-secret';
 import {
   postEnquiryWebhook,
   sendEnquiryEmail,

@@ -8,7 +8,7 @@ import { clientAddress } from '../http/client-address';
 import { errorFacts, log } from '../log';
 import { nudgeQueueWorker } from '../queue/runtime';
 import { createFormChallenge } from './altcha';
-import { getSiteSecret } from './secret';
+import { getSiteSecret } from '../security/site-secret';
 import { messages, submitEnquiry } from './submit';
 import { issueFormToken, verifyFormToken } from './token';
 
@@ -85,7 +85,7 @@ export async function submitContactForm(
 
 /**
  * A proof-of-work challenge for the form whose token is `formToken` (the ALTCHA widget's challenge
- * request, issue 10). Resolves to null when the token is not one this site signed (or expired),
+ * request). Resolves to null when the token is not one this site signed (or expired),
  * so nobody gets challenges for forms that do not exist. Database errors propagate.
  */
 export async function contactChallenge(formToken: string | null) {

@@ -6,7 +6,7 @@ import type { EnquiryContext } from '@/lib/enquiry-context';
 import type { Db } from '../db';
 import { leads } from '../db/schema';
 import { enqueueDeliveries, type DeliveryTargets } from './deliveries';
-import { consumeRateLimit, countInWindow, type RateLimit } from './rate-limit';
+import { consumeRateLimit, countInWindow, type RateLimit } from '../rate-limit';
 import { newReference } from './reference';
 
 /**
@@ -30,7 +30,7 @@ const SUBMISSION_LOCK_CLASS = 0x4e48; // 'NH'
 
 class RateLimited extends Error {}
 
-/** How a submission that tripped a bot signal is quarantined (issue 10). */
+/** How a submission that tripped a bot signal is quarantined (kept for review, not delivered). */
 export type Quarantine = {
   /** The bot signal (`honeypot`, `missing`, `tampered`, `too-fast`, `altcha-invalid`, …). */
   reason: string;
@@ -43,7 +43,7 @@ export type Quarantine = {
  * count. A lead gets its deliveries (e-mail, one job per webhook endpoint of `meta.deliveries`)
  * queued in the same transaction (the transactional outbox): once this resolves, they will be sent
  * even if the process dies. With `quarantine`, the enquiry is stored with verdict `spam` and its
- * reason and nothing is queued (issue 10); quarantined enquiries count toward the client's rate
+ * reason and nothing is queued; quarantined enquiries count toward the client's rate
  * limit, and past `quarantine.maxPerHour` in the current hour they are not stored (the counters
  * still are). The same `submissionId` (the form token's nonce) stored twice, one after the other
  * or at the same time on several instances (the edge re-sends a post an instance dropped), yields

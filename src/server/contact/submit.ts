@@ -18,7 +18,7 @@ import { errorFacts, log } from '../log';
 import { countEnquiry } from '../metrics';
 import { proofField } from '@/lib/proof-of-work';
 import { checkProof } from './altcha';
-import type { RateLimit } from './rate-limit';
+import type { RateLimit } from '../rate-limit';
 import { newReference } from './reference';
 import { storeEnquiry } from './store';
 import { issueFormToken, TOKEN_MIN_AGE_MS, verifyFormToken, type TokenCheck } from './token';
@@ -44,7 +44,7 @@ export type SubmissionDeps = {
   allowedOrigins?: string[];
   /** Called after an enquiry is stored, to wake the outbox worker. */
   onStored?: () => void;
-  /** Webhook endpoints each lead is queued for besides the e-mail (issue 12); default none. */
+  /** Webhook endpoints each lead is queued for besides the e-mail; default none. */
   deliveries?: DeliveryTargets;
   now?: () => Date;
 };
@@ -63,8 +63,8 @@ export const messages = {
  * origin check, schema (field errors come before any bot verdict), token expiry, bot signals, rate
  * limit, then the enquiry and its notification job in one transaction. Never throws: every
  * outcome is a `ContactFormState`.
- * A submission that trips a bot signal (see {@link botSignal}) is quarantined, not discarded
- * (issue 10): stored as spam with its reason, not e-mailed, answered like any other (with its
+ * A submission that trips a bot signal (see {@link botSignal}) is quarantined, not discarded:
+ * stored as spam with its reason, not e-mailed, answered like any other (with its
  * reference), so a bot does not learn what tripped it and an operator can release a human.
  */
 export async function submitEnquiry(
@@ -154,7 +154,7 @@ export async function submitEnquiry(
 }
 
 /**
- * The bot signal a valid submission trips, or null for a human (issue 10): the honeypot filled;
+ * The bot signal a valid submission trips, or null for a human: the honeypot filled;
  * the form token missing or forged; an ALTCHA payload that is forged or solved for another form;
  * or, when no valid proof vouches for a human (JavaScript off), a token younger than
  * {@link TOKEN_MIN_AGE_MS} (posted faster than a person fills the form).

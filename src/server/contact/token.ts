@@ -1,12 +1,14 @@
 import 'server-only';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { defineSignedToken, ISSUED_AT } from '../security/signed-token';
 
 /**
  * Signed, time-limited form tokens: rendered into the form, checked on submit. A bot that posts
  * without loading the form, too fast, or with an altered or old token is refused (DESIGN.md §7:
  * a honeypot alone misses bots that post directly).
  *
- * Format: `v1.<issued-at, ms, base 36>.<nonce, 16 random bytes, base64url>.<HMAC-SHA-256, base64url>`.
+ * Format: `v1.<issued-at, ms, base 36>.<nonce, 16 random bytes, base64url>.<HMAC-SHA-256,
+ * base64url>`, signed under the label `form-token` (src/server/security/signed-token.ts).
  */
 
 /** A human needs longer than this to fill in the form (ms). */
@@ -19,20 +21,22 @@ export type TokenCheck =
   | { ok: true; nonce: string; ageMs: number }
   | { ok: false; reason: 'missing' | 'tampered' | 'too-fast' | 'expired' };
 
-function sign(payload: string, secret: string): Buffer {
-  return createHmac('sha256', secret).update(`form-token:${payload}`).digest();
-}
+const formToken = defineSignedToken({
+  purpose: 'form-token',
+  version: 'v1',
+  fields: [ISSUED_AT, 'nonce'],
+  maxAgeMs: TOKEN_MAX_AGE_MS,
+});
 
-/** Issues a token at `now` (ms since the epoch) signed with `secret`. */
+/** Issues a token at `now` (ms since the epoch) signed with `secret`, with a fresh random nonce. */
 export function issueFormToken(secret: string, now: number = Date.now()): string {
-  const payload = `v1.${now.toString(36)}.${randomBytes(16).toString('base64url')}`;
-  return `${payload}.${sign(payload, secret).toString('base64url')}`;
+  return formToken.issue({ nonce: randomBytes(16).toString('base64url') }, secret, now);
 }
 
 /**
  * Checks a submitted token against `secret` at `now` (ms since the epoch). `minAgeMs` (default
  * {@link TOKEN_MIN_AGE_MS}) is the clock test; pass 0 to apply it later (the submission skips it
- * when an ALTCHA proof vouches for a human, issue 10). Never throws.
+ * when an ALTCHA proof of work vouches for a human). Never throws.
  * @returns the nonce and the token's age in ms, or why it is refused.
  */
 export function verifyFormToken(
@@ -41,17 +45,6 @@ export function verifyFormToken(
   now: number = Date.now(),
   minAgeMs: number = TOKEN_MIN_AGE_MS,
 ): TokenCheck {
-  if (typeof token !== 'string' || token === '') return { ok: false, reason: 'missing' };
-  const parts = token.split('.');
-  if (parts.length !== 4 || parts[0] !== 'v1') return { ok: false, reason: 'tampered' };
-  const [version, issued, nonce, signature] = parts as [string, string, string, string];
-  const expected = sign(`${version}.${issued}.${nonce}`, secret);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    return { ok: false, reason: 'tampered' };
-  }
-  const age = now - parseInt(issued, 36);
-  if (!Number.isFinite(age) || age < minAgeMs) return { ok: false, reason: 'too-fast' };
-  if (age > TOKEN_MAX_AGE_MS) return { ok: false, reason: 'expired' };
-  return { ok: true, nonce, ageMs: age };
+  const check = formToken.verify(token, secret, { now, minAgeMs });
+  return check.ok ? { ok: true, nonce: check.values.nonce, ageMs: check.ageMs! } : check;
 }

@@ -5,7 +5,7 @@ import { issueManageToken, managePageUrl, verifyManageToken } from './manage-tok
 const secret = 'test-secret-0123456789abcdef0123456789abcdef';
 const bookingId = '4f1c2a7e-3b9d-4c55-9a1e-2d6f8b0c7e11';
 
-describe('manage tokens (issue 16, item 6: reschedule and cancel without an account)', () => {
+describe('manage tokens (reschedule and cancel without an account)', () => {
   const token = issueManageToken(bookingId, secret);
 
   it('yields the booking it was issued for, the same token every time', () => {

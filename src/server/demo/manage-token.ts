@@ -1,26 +1,27 @@
 import 'server-only';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { defineSignedToken } from '../security/signed-token';
 
 /**
- * Manage tokens (issue 16, item 6): the link in the visitor's invitation and reminder that opens
- * the page to reschedule or cancel, without an account. It binds the booking's id, signed with the
- * site secret (like the booking token, src/server/demo/token.ts, under its own label so neither
- * token passes for the other). It carries no expiry of its own: the page accepts changes until the
- * demo has started (checked against the booking), so a reschedule keeps the same link working.
+ * Manage tokens: the link in the visitor's invitation and reminder that opens the page to
+ * reschedule or cancel, without an account. It binds the booking's id, signed with the site
+ * secret under its own label, so neither it nor the booking token (src/server/demo/token.ts)
+ * passes for the other. It carries no expiry of its own: the page accepts changes until the demo
+ * has started (checked against the booking), so a reschedule keeps the same link working, and
+ * links in e-mails already sent stay valid.
  *
- * Format: `m1.<booking id>.<HMAC-SHA-256, base64url>`.
+ * Format: `m1.<booking id>.<HMAC-SHA-256, base64url>`, signed under the label `demo-manage`
+ * (src/server/security/signed-token.ts).
  */
 
-const VERSION = 'm1';
+const manageToken = defineSignedToken({
+  purpose: 'demo-manage',
+  version: 'm1',
+  fields: ['bookingId'],
+});
 
-function sign(payload: string, secret: string): Buffer {
-  return createHmac('sha256', secret).update(`demo-manage:${payload}`).digest();
-}
-
-/** Issues the manage token of the booking `bookingId`, signed with `secret`. */
+/** Issues the manage token of the booking `bookingId`, signed with `secret` (always the same). */
 export function issueManageToken(bookingId: string, secret: string): string {
-  const payload = `${VERSION}.${bookingId}`;
-  return `${payload}.${sign(payload, secret).toString('base64url')}`;
+  return manageToken.issue({ bookingId }, secret);
 }
 
 /**
@@ -28,13 +29,8 @@ export function issueManageToken(bookingId: string, secret: string): string {
  * or signed with another secret. Never throws.
  */
 export function verifyManageToken(token: unknown, secret: string): string | null {
-  if (typeof token !== 'string') return null;
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts[0] !== VERSION) return null;
-  const [version, bookingId, signature] = parts as [string, string, string];
-  const expected = sign(`${version}.${bookingId}`, secret);
-  const given = Buffer.from(signature, 'base64url');
-  return given.length === expected.length && timingSafeEqual(given, expected) ? bookingId : null;
+  const check = manageToken.verify(token, secret);
+  return check.ok ? check.values.bookingId : null;
 }
 
 /** The absolute URL of the manage page for `token` on the site at `siteUrl` (`SITE_URL`). */

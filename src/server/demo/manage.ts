@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import { offerDays, type BookingOffer } from '@/lib/demo/offer';
-import { getSiteSecret } from '../contact/secret';
+import { getSiteSecret } from '../security/site-secret';
 import { getDatabase } from '../db';
 import { leads } from '../db/schema';
 import { getEnv } from '../env';
@@ -20,7 +20,7 @@ import { verifyManageToken } from './manage-token';
 import { bookedDemoOf, consumeBookingLimit, type BookedDemo } from './service';
 
 /**
- * What the manage page shows for a token (issue 16, item 6): the live demo with the times it can
+ * What the manage page shows for a token: the live demo with the times it can
  * move to (`offer`, carrying the same token), a cancelled one, one that has started or is over
  * (`past`), or `invalid` (booking off, a bad token, or a booking deleted with its enquiry).
  */
@@ -75,7 +75,8 @@ export async function manageView(token: unknown, now: number = Date.now()): Prom
 
 /**
  * Runs a change posted from the manage page: checks the client's booking limit (every post counts,
- * item 7), the token, then `change`; logs it and wakes the outbox worker when something changed.
+ * even one with a bad token, so tokens cannot be guessed at speed), the token, then `change`;
+ * logs it and wakes the outbox worker when something changed.
  */
 async function changeFromForm(
   token: string,
@@ -106,8 +107,8 @@ async function changeFromForm(
 }
 
 /**
- * Moves the demo of the manage token `token` to `start` (an ISO instant from the form; issue 16,
- * item 6): `rescheduled`, `gone` when the time was just taken (the demo unchanged), `closed` when
+ * Moves the demo of the manage token `token` to `start` (an ISO instant from the form):
+ * `rescheduled`, `gone` when the time was just taken (the demo unchanged), `closed` when
  * it is cancelled or has started, `invalid` for a bad token or time, `limited` past the client's
  * booking limit.
  * @throws on database errors.
@@ -125,7 +126,7 @@ export function rescheduleFromForm(
 }
 
 /**
- * Cancels the demo of the manage token `token` (issue 16, item 6): `cancelled`, `closed` when it
+ * Cancels the demo of the manage token `token`: `cancelled`, `closed` when it
  * was already cancelled or has started, `invalid` for a bad token, `limited` past the client's
  * booking limit.
  * @throws on database errors.

@@ -2,8 +2,8 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { offerDays, type BookingOffer } from '@/lib/demo/offer';
-import { consumeRateLimit } from '../contact/rate-limit';
-import { getSiteSecret } from '../contact/secret';
+import { consumeRateLimit } from '../rate-limit';
+import { getSiteSecret } from '../security/site-secret';
 import { getDatabase } from '../db';
 import type { Db } from '../db';
 import { leads } from '../db/schema';
@@ -48,7 +48,8 @@ export function bookedDemoOf(booking: DemoBooking, env: Env): BookedDemo {
 
 /**
  * Counts one booking post (booking, reschedule or cancel) of `clientAddress` against its own limit,
- * `RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`, kept apart from the form's (issue 16, item 7).
+ * `RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`, kept apart from the form's so that
+ * booking does not use up a visitor's enquiries.
  * Returns false past the limit.
  * @throws on database errors.
  */
@@ -78,9 +79,8 @@ async function offerFor(
 }
 
 /**
- * The booking step offered on the confirmation of the accepted enquiry `reference` (issue 16,
- * item 1): null when booking is off, the enquiry is unknown (a bot's pretend reference) or
- * quarantined.
+ * The booking step offered on the confirmation of the accepted enquiry `reference`: null when
+ * booking is off, the enquiry is unknown (a bot's pretend reference) or quarantined.
  * @throws on database errors.
  */
 export async function bookingOfferFor(reference: string): Promise<BookingOffer | null> {
@@ -118,10 +118,10 @@ export async function demoStep(token: string | undefined): Promise<DemoStep> {
 }
 
 /**
- * Books the time `start` (an ISO instant from the form) for the enquiry of `token` (issue 16);
+ * Books the time `start` (an ISO instant from the form) for the enquiry of `token`;
  * wakes the outbox so the invitations leave at once. Every post counts against the client's own
- * booking limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`, kept apart from the form's;
- * item 7): beyond it, `limited`. `gone` when the time is no longer free (the page then shows fresh
+ * booking limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`, kept apart from the form's):
+ * beyond it, `limited`. `gone` when the time is no longer free (the page then shows fresh
  * times), `invalid` for a bad token, time or a refused enquiry.
  * @throws on database errors.
  */

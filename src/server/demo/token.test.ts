@@ -5,7 +5,7 @@ const secret = 'test-secret-0123456789abcdef0123456789abcdef';
 const leadId = '4f1c2a7e-3b9d-4c55-9a1e-2d6f8b0c7e11';
 const now = Date.parse('2026-03-05T00:00:00Z');
 
-describe('booking tokens (issue 16: only the visitor who asked can book)', () => {
+describe('booking tokens (only the visitor who asked can book)', () => {
   const token = issueBookingToken(leadId, secret, now);
 
   it('yields the lead it was issued for while fresh', () => {

@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { contactFields, contactLabels, type ContactField } from '@/lib/contact-fields';
 import type { Db } from '../db';
 import { jobs, leads, rateLimits } from '../db/schema';
 import { getEnv } from '../env';
@@ -8,17 +9,14 @@ import { acknowledgeFailed, dropJobsOf, requeueFailed } from '../queue/operation
 import { toCsv } from './csv';
 import { describeDeliveries, type JobState } from './delivery-summary';
 
-/** One enquiry as the operator sees it, with the state of each of its deliveries. */
-export type LeadSummary = {
+/**
+ * One enquiry as the operator sees it: its reference, time, every contact field (the registry
+ * in src/lib/contact-fields.ts), and the state of each of its deliveries.
+ */
+export type LeadSummary = Record<ContactField, string> & {
   reference: string;
   createdAt: Date;
-  firstName: string;
-  lastName: string;
-  email: string;
-  organization: string;
-  subject: string;
-  message: string;
-  /** Its jobs (e-mail, one per webhook endpoint), e.g. for describeDeliveries (issue 12). */
+  /** Its jobs (e-mail, one per webhook endpoint), e.g. for describeDeliveries. */
   deliveries: JobState[];
   /** `spam` for a quarantined enquiry not (yet) released. */
   verdict: 'lead' | 'spam';
@@ -28,7 +26,7 @@ export type LeadSummary = {
 export type LeadFilter = {
   /** At most this many (default: all). */
   limit?: number;
-  /** Also quarantined enquiries (issue 10: left out unless asked). */
+  /** Also quarantined enquiries (left out unless asked, so spam never reaches a CRM import). */
   includeSpam?: boolean;
 };
 
@@ -45,6 +43,11 @@ const jobStates = sql<JobState[]>`coalesce((
     order by j.kind, j.dedupe_key)
   from ${jobs} j where j.owner = ${leads}.id::text), '[]'::json)`;
 
+/** The `leads` column of every contact field, keyed by the field's name. */
+const contactColumns = Object.fromEntries(contactFields.map((field) => [field, leads[field]])) as {
+  [F in ContactField]: (typeof leads)[F];
+};
+
 /** Enquiries, newest first, each with its deliveries; quarantined ones only with `includeSpam`. */
 export async function listLeads(
   db: Db,
@@ -54,12 +57,7 @@ export async function listLeads(
     .select({
       reference: leads.reference,
       createdAt: leads.createdAt,
-      firstName: leads.firstName,
-      lastName: leads.lastName,
-      email: leads.email,
-      organization: leads.organization,
-      subject: leads.subject,
-      message: leads.message,
+      ...contactColumns,
       deliveries: jobStates,
       verdict: leads.verdict,
     })
@@ -69,16 +67,12 @@ export async function listLeads(
     .limit(limit);
 }
 
-const csvColumns = [
+/** The CSV's columns before `Delivery`: key in LeadSummary and title (the form's label). */
+const csvColumns: readonly (readonly ['reference' | 'createdAt' | ContactField, string])[] = [
   ['reference', 'Reference'],
   ['createdAt', 'Received (UTC)'],
-  ['firstName', 'First Name'],
-  ['lastName', 'Last Name'],
-  ['email', 'Email'],
-  ['organization', 'Organization'],
-  ['subject', 'Subject'],
-  ['message', 'Message'],
-] as const;
+  ...contactFields.map((field) => [field, contactLabels[field]] as const),
+];
 
 /**
  * Every enquiry (quarantined ones only with `includeSpam`) as CSV, header row first, cells
@@ -171,7 +165,7 @@ export type SpamSummary = {
 };
 
 /**
- * Quarantined enquiries not released, newest first (issue 10: `leads spam`). The message body is
+ * Quarantined enquiries not released, newest first (`leads spam`). The message body is
  * included only with `withMessage`.
  */
 export async function listSpam(
@@ -198,8 +192,8 @@ export async function listSpam(
 export type ReleaseResult = 'released' | 'already-released' | 'not-found';
 
 /**
- * Moves the quarantined enquiry `reference` to the normal path in ONE transaction (issue 10:
- * `leads release`): verdict `lead`, `released_at` set, its deliveries (e-mail and the webhook
+ * Moves the quarantined enquiry `reference` to the normal path in ONE transaction
+ * (`leads release`): verdict `lead`, `released_at` set, its deliveries (e-mail and the webhook
  * endpoints of `targets`) queued with `enqueueDeliveries`, so the running site's outbox worker
  * sends each exactly once. Releasing it
  * again queues nothing (`already-released`), nor does an enquiry that was never spam.
@@ -234,7 +228,7 @@ export type Retention = { leadsDays: number; spamDays: number };
 /**
  * Deletes enquiries (and their jobs) past their retention: leads (and released spam) after
  * `retention.leadsDays` (LEADS_RETENTION_DAYS), quarantined spam never released after
- * `retention.spamDays` (SPAM_RETENTION_DAYS, issue 10); `retention` may be just the leads' days,
+ * `retention.spamDays` (SPAM_RETENTION_DAYS); `retention` may be just the leads' days,
  * the spam's then coming from the environment. Also drops rate-limit counters older than a day.
  * Returns how many enquiries were deleted.
  */

@@ -1,16 +1,21 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db';
-import { rateLimits } from '../db/schema';
+import type { Db } from './db';
+import { rateLimits } from './db/schema';
 
-/** At most `max` accepted enquiries per client per `windowMs` (default 5 per 10 minutes). */
+/**
+ * Fixed-window counters in the database (table `rate_limits`), shared by every instance: the
+ * enquiry limit per client, the quarantine's hourly cap and the booking limits use them.
+ */
+
+/** At most `max` events per key per `windowMs` (ms), e.g. 5 enquiries per client per 10 minutes. */
 export type RateLimit = { max: number; windowMs: number };
 
 /**
- * Counts one submission for `key` in the current fixed window and says whether it is allowed.
+ * Counts one event for `key` in the current fixed window at `now` and says whether it is allowed.
  * Atomic (one upsert), so concurrent requests on several instances are counted exactly; run it in
- * the enquiry's transaction so a refused or failed submission is not counted.
- * @returns true when the submission is within the limit.
+ * the caller's transaction so a refused or failed request is not counted.
+ * @returns true when the event is within `limit.max`.
  */
 export async function consumeRateLimit(
   db: Db,

@@ -8,9 +8,16 @@ const SECRET_NAME = 'site';
 const cache = new WeakMap<Db, Promise<string>>();
 
 /**
- * The key that signs form tokens and salts client-address hashes. `FORM_SECRET` when set (every
- * instance must share it); otherwise a random key generated once and stored in the database, so
- * instances sharing a database agree without configuration.
+ * The site secret: the key that signs every token (form, booking, manage link;
+ * src/server/security/signed-token.ts) and proof-of-work challenge, and salts client-address
+ * hashes. `configured` (`FORM_SECRET`) when set, and every instance must share it; otherwise a
+ * random key generated once and stored in the database, so instances sharing a database agree
+ * without configuration. Computed once per database handle.
+ * @param db the database holding the generated key
+ * @param configured `FORM_SECRET`, if set
+ * @returns the secret
+ * @throws Error (as a rejected promise) when the generated key cannot be stored or read; the next
+ * call tries again
  */
 export function getSiteSecret(db: Db, configured?: string): Promise<string> {
   if (configured) return Promise.resolve(configured);
