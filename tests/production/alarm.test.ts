@@ -5,6 +5,15 @@ import { startSmtpServer } from '@/server/test-support/smtp';
 import { enquiryValues, postEnquiry } from './support/contact-form';
 import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
 import { seedSiteData, type SiteData } from './support/site-data';
+import { demoEnv } from './support/demo-booking';
+import { openDatabase } from '@/server/db/client';
+import { bookDemo, freeSlots } from '@/server/demo/booking';
+import { bookingSettings } from '@/server/demo/config';
+import { getEnv } from '@/server/env';
+import { addDemoLead } from '@/server/test-support/demo-lead';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { repoRoot } from './support/next-server';
 
 const METRICS_TOKEN = 'metrics-token-for-the-alarm-test';
 /** The alarm threshold, set low: DELIVERY_ALERT_MINUTES takes fractions (0.05 min = 3 s). */
@@ -17,6 +26,7 @@ const health = async (server: ProductionServer) =>
     delivery: {
       pending: number;
       oldestPendingSeconds: number;
+      scheduled: number;
       failed: number;
       quarantined: number;
     };
@@ -98,6 +108,84 @@ describe('delivery alarm', () => {
       `alarm: degraded at an oldest pending age of ${degraded.delivery.oldestPendingSeconds} s (threshold 3 s), ` +
         `${events('delivery.stalled').length} delivery.stalled line; delivered and recovered ` +
         `${Date.now() - acceptedAt} ms after the mail server accepted again; ${events('delivery.recovered').length} delivery.recovered line`,
+    );
+    await server.stop();
+    await smtp.close();
+  });
+});
+
+// Jobs not yet due never ring; a failure rings until an operator acknowledges it.
+describe('delivery alarm, only for real', () => {
+  let data: SiteData | undefined;
+  let server: ProductionServer | undefined;
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await data?.dispose();
+  });
+
+  it('stays ok with a demo booked 3 days ahead (its reminder scheduled), rings for a 550 and stops once it is acknowledged', async () => {
+    data = await seedSiteData('pglite', 0);
+    const env = {
+      ...data.env,
+      ...demoEnv,
+      DEMO_BOOKING_DAYS: '5',
+      DEMO_REMINDER_HOURS: '24',
+      LEADS_FROM: 'Nirmaya website <no-reply@nirmaya.example>',
+    };
+    // A demo three days ahead, booked through the booking code before the site starts.
+    const settings = bookingSettings(getEnv({ ...process.env, ...env } as NodeJS.ProcessEnv));
+    const database = await openDatabase({ dataDir: data.env.DATA_DIR! });
+    const leadId = await addDemoLead(database.db, 1);
+    const threeDays = Date.now() + 3 * 86_400_000;
+    const start = (await freeSlots(database.db, settings)).find((slot) => slot.start > threeDays)!;
+    expect((await bookDemo(database.db, settings, leadId, start.start)).outcome).toBe('booked');
+    await database.close();
+
+    const smtp = await startSmtpServer();
+    server = await startProductionServer({
+      env: {
+        ...env,
+        SMTP_URL: smtp.url,
+        DELIVERY_ALERT_MINUTES: ALERT_MINUTES,
+        DELIVERY_CHECK_SECONDS: '0.5',
+      },
+    });
+    const events = (event: string) =>
+      logLines(server!.output()).filter((line) => line.event === event);
+    // The two invitations go out; the reminder waits two days: health stays ok past the threshold.
+    await until(async () => smtp.received.length === 2, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const quiet = await health(server);
+    expect(quiet).toMatchObject({
+      status: 'ok',
+      delivery: { pending: 0, scheduled: 1, failed: 0 },
+    });
+    expect(events('delivery.stalled')).toHaveLength(0);
+
+    // A visitor's address the mail server refuses for good (550): the job fails, the alarm rings.
+    smtp.refuse({ code: 550, message: 'No such user here' });
+    const enquiry = await postEnquiry(server.url, enquiryValues(2, 'alarm'));
+    expect(enquiry.accepted).toBe(true);
+    await until(async () => (await health(server!)).status === 'degraded', 30_000);
+    const failed = await health(server);
+    expect(failed.reasons).toEqual(['enquiry.email: 1 job failed']);
+    await until(async () => events('delivery.stalled').length === 1, 10_000);
+
+    // The operator has dealt with it: `leads ack` silences it (the job stays failed).
+    const ack = await promisify(execFile)(
+      'npm',
+      ['run', '--silent', 'leads', '--', 'ack', enquiry.reference!],
+      { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: 'silent' } },
+    );
+    expect(ack.stdout).toContain(`Acknowledged 1 failed notifications of ${enquiry.reference}.`);
+    await until(async () => (await health(server!)).status === 'ok', 10_000);
+    await until(async () => events('delivery.recovered').length === 1, 10_000);
+    const after = await health(server);
+    expect(after.delivery).toMatchObject({ failed: 0, scheduled: 1 });
+    console.log(
+      `alarm only for real: ok with ${quiet.delivery.scheduled} reminder scheduled 3 days ahead ` +
+        `(${events('delivery.stalled').length} delivery.stalled in all, for the 550); ` +
+        `ok again after leads ack (${events('delivery.recovered').length} delivery.recovered)`,
     );
     await server.stop();
     await smtp.close();

@@ -103,7 +103,7 @@ describe.skipIf(postgres.skipReason)('the job queue on two instances of one Post
     await until(async () => copies(smtp).length >= ENQUIRIES, 30_000);
     const perReference = copies(smtp);
     console.log(
-      `kill -9 of one of two instances: ${held} jobs claimed at the kill, all ${ENQUIRIES} sent ` +
+      `kill -9 of one of two instances: ${held} jobs in flight at the kill, all ${ENQUIRIES} sent ` +
         `${(takeoverMs / 1000).toFixed(1)} s after it; copies per reference [${perReference.join(', ')}] ` +
         `(a send cut off by the kill may arrive twice: delivery is at least once)`,
     );
