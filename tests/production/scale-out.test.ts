@@ -120,6 +120,20 @@ describe.skipIf(!hasPostgres)('two instances behind the reference edge', () => {
     expect(kinds[1]).toMatch(/^html HIT/);
   });
 
+  it('logs paths without query strings, so a manage link never reaches the access log', async () => {
+    const secret = 'm1.secret-booking-id.secret-signature';
+    const logStart = edge.accessLog().length;
+    const response = await httpRequest(`${edge.url}/contact-us/demo/manage?token=${secret}`, {
+      headers: { referer: `${edge.url}/contact-us/demo/manage?token=${secret}` },
+    });
+    expect(response.status).toBeLessThan(500);
+    expect(await until(() => edge.accessLog().length > logStart, 5_000)).toBe(true);
+    const line = edge.accessLog().slice(logStart).trim();
+    console.log(`edge access log of a manage link: ${line.split('\n').at(-1)}`);
+    expect(line).toContain('GET /contact-us/demo/manage HTTP/');
+    expect(line).not.toContain('secret');
+  });
+
   it('accepts a form token issued by one instance on the other', async () => {
     const [a, b] = instances as [ProductionServer, ProductionServer];
     const headers = { 'x-forwarded-for': '198.51.100.10' };
