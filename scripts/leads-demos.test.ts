@@ -10,7 +10,9 @@ import { parseWeeklyHours } from '@/lib/demo/hours';
 import { openDatabase } from '@/server/db/client';
 import { demoBookings, jobs as jobTable, leads } from '@/server/db/schema';
 import { submitEnquiry } from '@/server/contact/submit';
-import { bookDemo, freeSlots, type BookingSettings } from '@/server/demo/booking';
+import { bookDemo } from '@/server/demos/commands/book';
+import type { BookingSettings } from '@/server/demos/types';
+import { freeSlots } from '@/server/demos/views/slots';
 import { deps, formData, request } from '@/server/test-support/enquiry';
 
 const run = promisify(execFile);
@@ -35,7 +37,7 @@ async function leadsCli(dataDir: string, ...args: string[]) {
   });
 }
 
-describe('npm run leads -- demos / cancel (issue 16, PGlite)', () => {
+describe('npm run leads -- demos / cancel (PGlite)', () => {
   let dataDir: string;
   let reference: string;
   let start: number;

@@ -21,8 +21,8 @@ import { Command, Option } from 'commander';
 import { openDatabase, type Database } from '@/server/db/client';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { isNameField, singleLineFields, visitorName } from '@/lib/contact-fields';
-import { bookingSettings } from '@/server/demo/config';
-import { cancelDemoOf, listUpcomingDemos } from '@/server/demo/operator';
+import { cancelDemoOf, listUpcomingDemos } from '@/server/demos/operator';
+import { bookingSettings } from '@/server/demos/rules';
 import { getEnv } from '@/server/env';
 import {
   deleteLeadsByEmail,

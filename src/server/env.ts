@@ -1,30 +1,14 @@
 import 'server-only';
 import { z } from 'zod';
+import { demoEnvSchema } from './demos/rules';
+import { optional, positiveInt, positiveNumber } from './env-values';
 import { trustProxySchema } from './http/trust-proxy';
-import { isTimeZone } from '@/lib/demo/display';
-import { parseWeeklyHours, type WeeklyHours } from '@/lib/demo/hours';
-
-/** Treats an empty variable (`FOO=` in a .env file) as unset. */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
-
-const positiveInt = (fallback: number) =>
-  z.preprocess(
-    (value) => (value === '' || value === undefined ? fallback : value),
-    z.coerce.number().int().positive(),
-  );
-
-const positiveNumber = (fallback: number) =>
-  z.preprocess(
-    (value) => (value === '' || value === undefined ? fallback : value),
-    z.coerce.number().positive(),
-  );
 
 /** Loopback hosts, the only ones a webhook may reach over plain http (for tests). */
 const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /**
- * `WEBHOOK_URLS` (issue 12): comma-separated endpoint URLs, https only (http to a loopback host),
+ * `WEBHOOK_URLS`: comma-separated endpoint URLs, https only (http to a loopback host),
  * without credentials; duplicates dropped. Unset: no webhooks.
  */
 const webhookUrls = z.preprocess(
@@ -47,65 +31,11 @@ const webhookUrls = z.preprocess(
   ),
 );
 
-/** One sales person who gives demos (`DEMO_HOSTS`, issue 16): invitations go to `email`. */
-const demoHost = z.object({
-  name: z.string().trim().min(1),
-  email: z.email(),
-  /** Where the demo takes place, e.g. a fixed video-call room; put in the invitation. */
-  meetingUrl: z.url({ protocol: /^https$/ }),
-  /** Secret iCalendar addresses of the host's calendars (busy times). */
-  busyFeeds: z.array(z.url({ protocol: /^https?$/ })).default([]),
-});
-
-/** A list variable given as JSON (`DEMO_HOSTS`); invalid JSON is reported like any other mistake. */
-const jsonList = <T extends z.ZodType>(item: T) =>
-  z.preprocess(
-    (value) => {
-      if (value === '' || value === undefined) return [];
-      try {
-        return JSON.parse(String(value));
-      } catch {
-        return value;
-      }
-    },
-    z.array(item, 'must be a JSON list'),
-  );
-
-/** `DEMO_HOURS` parsed by parseWeeklyHours; its error message names the faulty part. */
-const weeklyHours = z.preprocess(
-  (value) => (value === '' || value === undefined ? 'Mon-Fri 10:00-13:00 14:00-18:00' : value),
-  z.string().transform((text, context): WeeklyHours => {
-    try {
-      return parseWeeklyHours(text);
-    } catch (error) {
-      context.addIssue({ code: 'custom', message: (error as Error).message });
-      return z.NEVER;
-    }
-  }),
-);
-
-/** An IANA time zone name this runtime knows (`DEMO_TIMEZONE`). */
-const timeZone = z.preprocess(
-  (value) => (value === '' || value === undefined ? 'Asia/Kolkata' : value),
-  z.string().refine(isTimeZone, 'must be an IANA time zone such as Asia/Kolkata'),
-);
-
-/** `DEMO_CLOSED_DATES`: comma-separated ISO dates (`2026-01-26,2026-08-15`). */
-const closedDates = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((date) => date.trim())
-          .filter(Boolean)
-      : [],
-  z.array(z.iso.date()),
-);
-
 /**
- * The environment variables of the enquiry pipeline (documented in `.env.example` and the README).
- * Every variable is optional: with none set the site stores enquiries in PGlite under `./.data`
- * and sends no e-mail.
+ * The environment variables of the site (documented in `.env.example` and the README), composed
+ * here; the `DEMO_*` ones, with their defaults, come from src/server/demos/rules.ts. Every variable
+ * is optional: with none set the site stores enquiries in PGlite under `./.data` and sends no
+ * e-mail.
  */
 const envSchema = z
   .object({
@@ -124,13 +54,13 @@ const envSchema = z
     TRUST_PROXY: trustProxySchema,
     SITE_URL: optional(z.url()),
     LEADS_RETENTION_DAYS: positiveInt(365),
-    /** Days a quarantined (spam) enquiry is kept unless released (issue 10). */
+    /** Days a quarantined (spam) enquiry is kept unless released. */
     SPAM_RETENTION_DAYS: positiveInt(30),
-    /** Quarantined enquiries stored per hour across all clients; past it they are only logged (issue 10). */
+    /** Quarantined enquiries stored per hour across all clients; past it they are only logged. */
     SPAM_MAX_PER_HOUR: positiveInt(60),
     RATE_LIMIT_MAX: positiveInt(5),
     RATE_LIMIT_WINDOW_MINUTES: positiveInt(10),
-    /** Delivery alarm threshold (issue 10, item 7); fractional values allowed (tests use seconds). */
+    /** Delivery alarm threshold; fractional values allowed (tests use seconds). */
     DELIVERY_ALERT_MINUTES: positiveNumber(15),
     /** How often the delivery monitor checks the job queue (s). */
     DELIVERY_CHECK_SECONDS: positiveNumber(30),
@@ -154,27 +84,7 @@ const envSchema = z
           return bytes >= 24 && bytes <= 64;
         }, 'WEBHOOK_SECRET must hold 24 to 64 bytes (Standard Webhooks).'),
     ),
-    DEMO_HOSTS: jsonList(demoHost).refine(
-      (hosts) => new Set(hosts.map((host) => host.email.toLowerCase())).size === hosts.length,
-      'each host e-mail must appear once',
-    ),
-    DEMO_TIMEZONE: timeZone,
-    DEMO_HOURS: weeklyHours,
-    DEMO_SLOT_MINUTES: positiveInt(45),
-    DEMO_BUFFER_MINUTES: z.preprocess(
-      (value) => (value === '' || value === undefined ? 15 : value),
-      z.coerce.number().int().min(0),
-    ),
-    DEMO_NOTICE_HOURS: z.preprocess(
-      (value) => (value === '' || value === undefined ? 12 : value),
-      z.coerce.number().int().min(0),
-    ),
-    DEMO_MAX_PER_DAY: positiveInt(4),
-    DEMO_CLOSED_DATES: closedDates,
-    DEMO_BOOKING_DAYS: positiveInt(14),
-    DEMO_REMINDER_HOURS: positiveInt(24),
-    /** How long a host's busy feed's last good copy is trusted when the feed cannot be fetched (h). */
-    DEMO_FEED_MAX_AGE_HOURS: positiveNumber(6),
+    ...demoEnvSchema.shape,
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),

@@ -8,9 +8,9 @@ import {
   enquiryWebhookJob,
 } from './contact/deliveries';
 import type { Database } from './db';
-import { postDemoEvent, demoWebhookJob } from './demo/events';
-import { demoMailJob, sendDemoMail } from './demo/mail-jobs';
-import { issueManageToken, managePageUrl } from './demo/manage-token';
+import { demoMailJob, sendDemoMail } from './demos/mails/mail-jobs';
+import { issueManageToken, managePageUrl } from './demos/tokens';
+import { postDemoEvent, demoWebhookJob } from './demos/webhook-events';
 import { createSmtpSender } from './email/transport';
 import type { Env } from './env';
 import { log } from './log';

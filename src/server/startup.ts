@@ -2,7 +2,7 @@ import 'server-only';
 import { retryWithBackoff } from '@/lib/retry';
 import { closeDatabase, getDatabase, type Database } from './db';
 import { startDeliveryMonitor, type DeliveryMonitor } from './delivery/monitor';
-import { startFeedRefresher, stopFeedRefresher } from './demo/feeds';
+import { startFeedRefresher, stopFeedRefresher } from './demos/feeds';
 import { getEnv, type Env } from './env';
 import { installPeerAddressHeader } from './http/peer-address';
 import { errorFacts, log } from './log';
@@ -20,10 +20,10 @@ const DAY_MS = 86_400_000;
  * the graceful shutdown, opens and migrates the database (PGlite's first open takes a second or
  * two, better here than on the first enquiry), then starts the queue worker, the delivery monitor
  * and the purge of enquiries past LEADS_RETENTION_DAYS (now and daily). The demo hosts' busy feeds
- * are fetched from the start, database or not (src/server/demo/feeds.ts).
+ * are fetched from the start, database or not (src/server/demos/feeds.ts).
  * A database that is down is retried in the background with capped backoff (1 s doubling to 30 s,
  * each failure logged as `database.unavailable`) and the rest starts once it answers, without a
- * restart (issue 10, item 6); meanwhile pages serve, the form says it could not save and
+ * restart; meanwhile pages serve, the form says it could not save and
  * `/api/health` answers 503.
  * @throws when the environment is invalid (the server should not run misconfigured).
  */

@@ -3,13 +3,13 @@
 import { headers } from 'next/headers';
 import type { ContactFormState } from '@/lib/contact-schema';
 import { submitContactForm } from '@/server/contact/service';
-import { bookingOfferFor } from '@/server/demo/service';
+import { bookingOfferFor } from '@/server/demos/views/booking-step';
 import { errorFacts, log } from '@/server/log';
 
 /**
  * The contact form's server action (used through `useActionState`, so it also works as a plain
  * POST without JavaScript). Validation, spam checks, storage and the e-mail job live in
- * src/server/contact; an accepted enquiry then gets the demo booking step from src/server/demo
+ * src/server/contact; an accepted enquiry then gets the demo booking step from src/server/demos
  * when booking is on (a failure there only leaves the step out). Never throws.
  */
 export async function sendEnquiry(

@@ -2,12 +2,12 @@ import { CircleCheck } from 'lucide-react';
 import type { Ref } from 'react';
 import { emailHref, phoneHref, site } from '@/content/site';
 import type { BookingOffer } from '@/lib/demo/offer';
-import { BookingForm } from './booking-form';
+import { BookingForm } from './demo/_components/booking-form';
 
 /**
  * What the visitor sees once the enquiry is stored: the reference number and what happens next.
- * The heading takes focus (`headingRef`) so screen-reader users land on it. With `booking` (booking
- * on, issue 16) the demo booking step follows the reference.
+ * The heading takes focus (`headingRef`) so screen-reader users land on it. With `booking` (when
+ * demo booking is on) the booking step (demo/_components/booking-form.tsx) follows the reference.
  */
 export function Confirmation({
   reference,

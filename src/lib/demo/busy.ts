@@ -4,9 +4,9 @@ import { isTimeZone } from './display';
 import type { Interval } from './slots';
 
 /**
- * A host's busy times from the text of one of their iCalendar feeds (issue 16, item 3: the secret
- * address Google Calendar and Microsoft 365 publish). Pure: parsing and recurrence expansion by
- * `node-ical`, no I/O (src/server/demo/feeds.ts fetches the feeds).
+ * A host's busy times from the text of one of their iCalendar feeds (the secret address Google
+ * Calendar and Microsoft 365 publish). Pure: parsing and recurrence expansion by
+ * `node-ical`, no I/O (src/server/demos/feeds.ts fetches the feeds).
  */
 
 const day = 24 * 60 * 60_000;

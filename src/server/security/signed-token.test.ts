@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { issueFormToken, verifyFormToken } from '../contact/token';
-import { issueBookingToken, verifyBookingToken } from '../demo/token';
-import { issueManageToken, verifyManageToken } from '../demo/manage-token';
+import {
+  issueBookingToken,
+  issueManageToken,
+  verifyBookingToken,
+  verifyManageToken,
+} from '../demos/tokens';
 import { defineSignedToken, ISSUED_AT } from './signed-token';
 
 const secret = 'test-secret-0123456789abcdef0123456789abcdef';

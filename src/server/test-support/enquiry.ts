@@ -13,7 +13,7 @@ import {
   postEnquiryWebhook,
   sendEnquiryEmail,
 } from '../contact/deliveries';
-import { demoWebhookJob, postDemoEvent } from '../demo/events';
+import { demoWebhookJob, postDemoEvent } from '../demos/webhook-events';
 import { createSmtpSender } from '../email/transport';
 import { handle, type Registration } from '../queue/job';
 import { createWorker, type WorkerOptions } from '../queue/worker';

@@ -3,13 +3,14 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { isHttps } from '@/lib/security/transport';
-import { BOOKING_COOKIE, bookFromForm } from '@/server/demo/service';
+import { bookFromForm } from '@/server/demos/forms';
+import { BOOKING_COOKIE } from '@/server/demos/tokens';
 import { getEnv } from '@/server/env';
 import { clientAddress } from '@/server/http/client-address';
 import { errorFacts, log } from '@/server/log';
 
 /**
- * The booking form's server action (issue 16; a plain POST without JavaScript): books the chosen
+ * The booking form's server action (a plain POST without JavaScript): books the chosen
  * time for the enquiry of the signed token, keeps the token in an http-only cookie scoped to
  * /contact-us/demo (never in the URL), and redirects there: the page shows the booked demo, or
  * fresh times with `?outcome=gone` when the time was just taken (`invalid` for a bad request,

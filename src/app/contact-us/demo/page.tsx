@@ -3,10 +3,12 @@ import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import { CircleCheck } from 'lucide-react';
 import { emailHref, phoneHref, site } from '@/content/site';
-import { BOOKING_COOKIE, demoStep, type DemoStep } from '@/server/demo/service';
+import { BOOKING_COOKIE } from '@/server/demos/tokens';
+import type { DemoStep } from '@/server/demos/types';
+import { demoStep } from '@/server/demos/views/booking-step';
 import { errorFacts, log } from '@/server/log';
-import { BookingForm } from '../booking-form';
-import { VisitorTime } from './visitor-time';
+import { BookingForm } from './_components/booking-form';
+import { VisitorTime } from './_components/visitor-time';
 
 export const metadata: Metadata = { title: 'Book a demo', robots: { index: false, follow: false } };
 
@@ -30,7 +32,7 @@ async function loadStep(token: string | undefined): Promise<DemoStep> {
 }
 
 /**
- * Where the booking form leads (issue 16): the booked demo with its time in the provider's zone
+ * Where the booking form leads: the booked demo with its time in the provider's zone
  * (named, e.g. "11:30 IST") and, with JavaScript, in the visitor's; or fresh times when the chosen
  * one was taken; or, without a valid booking token, how to reach the team. Not indexed.
  */

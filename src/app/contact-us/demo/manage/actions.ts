@@ -2,7 +2,8 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { cancelFromForm, rescheduleFromForm, type ManageOutcome } from '@/server/demo/manage';
+import { cancelFromForm, rescheduleFromForm } from '@/server/demos/forms';
+import type { ManageOutcome } from '@/server/demos/types';
 import { getEnv } from '@/server/env';
 import { clientAddress } from '@/server/http/client-address';
 import { errorFacts, log } from '@/server/log';
@@ -28,7 +29,7 @@ async function changeAndReturn(
 }
 
 /**
- * The manage page's "pick another time" action (issue 16, item 6): moves the demo of the form's
+ * The manage page's "pick another time" action: moves the demo of the form's
  * manage token to the chosen `start` and returns to the page with the outcome (`rescheduled`,
  * `gone` with fresh times, `closed`, `invalid`, `limited`, `unavailable`). Takes the booking
  * form's previous state first (not used), like bookDemoTime.
@@ -43,7 +44,7 @@ export async function rescheduleDemoTime(
 }
 
 /**
- * The manage page's cancel action (issue 16, item 6): cancels the demo of the form's manage token
+ * The manage page's cancel action: cancels the demo of the form's manage token
  * and returns to the page with the outcome (`cancelled`, `closed`, `invalid`, `limited`,
  * `unavailable`). Takes a bound first argument (`null`) before the form (see bookDemoTime).
  */

@@ -3,10 +3,11 @@ import { connection } from 'next/server';
 import { CircleCheck } from 'lucide-react';
 import { CtaButton } from '@/components/ui/cta';
 import { emailHref, phoneHref, site } from '@/content/site';
-import { manageView, type ManageView } from '@/server/demo/manage';
+import type { ManageView } from '@/server/demos/types';
+import { manageView } from '@/server/demos/views/manage-page';
 import { errorFacts, log } from '@/server/log';
-import { BookingForm } from '../../booking-form';
-import { VisitorTime } from '../visitor-time';
+import { BookingForm } from '../_components/booking-form';
+import { VisitorTime } from '../_components/visitor-time';
 import { cancelDemoBooking, rescheduleDemoTime } from './actions';
 
 /**
@@ -66,7 +67,7 @@ function Contact() {
 }
 
 /**
- * The page the visitor's e-mails link to (issue 16, item 6): without an account, the signed manage
+ * The page the visitor's e-mails link to: without an account, the signed manage
  * token in the URL shows the booked demo (in the provider's zone and, with JavaScript, the
  * visitor's) and offers to pick another time or cancel, both plain forms that work without
  * JavaScript; a cancelled or past demo is shown as such, a bad link says how to reach the team.

@@ -1,0 +1,140 @@
+import 'server-only';
+import { getDatabase, type Db } from '../db';
+import { getEnv, type Env } from '../env';
+import { hashClientAddress } from '../http/client-address';
+import { log } from '../log';
+import { nudgeQueueWorker } from '../queue/runtime';
+import { consumeRateLimit } from '../rate-limit';
+import { getSiteSecret } from '../security/site-secret';
+import { bookDemo } from './commands/book';
+import { cancelDemo } from './commands/cancel';
+import { rescheduleDemo } from './commands/reschedule';
+import { bookingSettings, isBookingOn } from './rules';
+import { verifyBookingToken } from './tokens';
+import type { BookOutcome, ChangeResult, ManageOutcome } from './types';
+import { openManageLink } from './views/manage-page';
+
+/**
+ * What the visitor's forms post, as the route actions call it: the booking form's "book this
+ * time" and the manage page's reschedule and cancel. Each post counts against the client's booking
+ * limit, checks the signed token, runs the command, logs what changed and wakes the queue worker
+ * so the e-mails leave at once.
+ */
+
+/**
+ * Counts one booking post (booking, reschedule or cancel) of `clientAddress` against its own limit,
+ * `RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`, kept apart from the form's so that
+ * booking does not use up a visitor's enquiries.
+ * Returns false past the limit.
+ * @throws on database errors.
+ */
+export async function consumeBookingLimit(
+  db: Db,
+  env: Env,
+  secret: string,
+  clientAddress: string,
+): Promise<boolean> {
+  const limit = { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 };
+  const key = `demo:${hashClientAddress(clientAddress, secret)}`;
+  return consumeRateLimit(db, key, limit, new Date());
+}
+
+/**
+ * Books the time `start` (an ISO instant from the form) for the enquiry of `token`;
+ * wakes the outbox so the invitations leave at once. Every post counts against the client's own
+ * booking limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`, kept apart from the form's):
+ * beyond it, `limited`. `gone` when the time is no longer free (the page then shows fresh
+ * times), `invalid` for a bad token, time or a refused enquiry.
+ * @throws on database errors.
+ */
+export async function bookFromForm(
+  token: string,
+  start: string,
+  clientAddress: string,
+): Promise<BookOutcome> {
+  const env = getEnv();
+  if (!isBookingOn(env)) return 'invalid';
+  const { db } = await getDatabase();
+  const secret = await getSiteSecret(db, env.FORM_SECRET);
+  if (!(await consumeBookingLimit(db, env, secret, clientAddress))) return 'limited';
+  const leadId = verifyBookingToken(token, secret);
+  const at = Date.parse(start);
+  if (!leadId || !Number.isFinite(at)) return 'invalid';
+  const result = await bookDemo(db, bookingSettings(env), leadId, at);
+  if (result.outcome === 'booked') {
+    log.info({
+      event: 'demo.booked',
+      booking: result.booking.id,
+      leadId,
+      host: result.booking.hostEmail,
+      start: result.booking.startsAt.toISOString(),
+    });
+    nudgeQueueWorker();
+  }
+  if (result.outcome === 'refused') return 'invalid';
+  return result.outcome === 'slot-gone' ? 'gone' : 'booked';
+}
+
+/**
+ * Runs a change posted from the manage page: checks the client's booking limit (every post counts,
+ * even one with a bad token, so tokens cannot be guessed at speed), the token, then `change`;
+ * logs it and wakes the outbox worker when something changed.
+ */
+async function changeFromForm(
+  token: string,
+  clientAddress: string,
+  change: (
+    found: NonNullable<Awaited<ReturnType<typeof openManageLink>>>,
+    bookingId: string,
+  ) => Promise<ChangeResult | 'invalid'>,
+): Promise<ManageOutcome> {
+  const found = await openManageLink(token);
+  if (!found) return 'invalid';
+  if (!(await consumeBookingLimit(found.db, found.env, found.secret, clientAddress)))
+    return 'limited';
+  if (!found.booking) return 'invalid';
+  const result = await change(found, found.booking.id);
+  if (result === 'invalid') return 'invalid';
+  if (result.outcome === 'not-live') return 'closed';
+  if (result.outcome === 'slot-gone') return 'gone';
+  log.info({
+    event: `demo.${result.outcome}`,
+    booking: result.booking.id,
+    host: result.booking.hostEmail,
+    start: result.booking.startsAt.toISOString(),
+    sequence: result.booking.sequence,
+  });
+  nudgeQueueWorker();
+  return result.outcome;
+}
+
+/**
+ * Moves the demo of the manage token `token` to `start` (an ISO instant from the form):
+ * `rescheduled`, `gone` when the time was just taken (the demo unchanged), `closed` when
+ * it is cancelled or has started, `invalid` for a bad token or time, `limited` past the client's
+ * booking limit.
+ * @throws on database errors.
+ */
+export function rescheduleFromForm(
+  token: string,
+  start: string,
+  clientAddress: string,
+): Promise<ManageOutcome> {
+  return changeFromForm(token, clientAddress, async ({ db, env }, bookingId) => {
+    const at = Date.parse(start);
+    if (!Number.isFinite(at)) return 'invalid';
+    return rescheduleDemo(db, bookingSettings(env), bookingId, at);
+  });
+}
+
+/**
+ * Cancels the demo of the manage token `token`: `cancelled`, `closed` when it
+ * was already cancelled or has started, `invalid` for a bad token, `limited` past the client's
+ * booking limit.
+ * @throws on database errors.
+ */
+export function cancelFromForm(token: string, clientAddress: string): Promise<ManageOutcome> {
+  return changeFromForm(token, clientAddress, ({ db, env }, bookingId) =>
+    cancelDemo(db, bookingSettings(env), bookingId),
+  );
+}

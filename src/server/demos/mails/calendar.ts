@@ -1,0 +1,59 @@
+import 'server-only';
+import ical, {
+  ICalAttendeeRole,
+  ICalAttendeeStatus,
+  ICalCalendarMethod,
+  ICalEventStatus,
+} from 'ical-generator';
+import type { InvitationFacts } from '../types';
+
+/** The invitation's `UID`: stable for the booking's life, so updates replace the same event (RFC 5545 §3.8.4.7). */
+export function invitationUid(bookingId: string, domain: string): string {
+  return `demo-${bookingId}@${domain}`;
+}
+
+/**
+ * The iCalendar invitation of a booked demo: `METHOD:REQUEST` (RFC 5546 §3.2.2),
+ * one `VEVENT` in UTC with the booking's `SEQUENCE`, the host as `ORGANIZER` and both the visitor
+ * (to answer) and the host (accepted) as `ATTENDEE`s; the host's meeting link as `LOCATION` and `URL`.
+ * With `method` `CANCEL` (RFC 5546 §3.2.5) the same event, `STATUS:CANCELLED`, withdraws it.
+ * Generated with ical-generator; returns the calendar text (CRLF lines, folded).
+ */
+export function invitationCalendar(
+  { booking, lead, host, domain }: InvitationFacts,
+  method: 'REQUEST' | 'CANCEL' = 'REQUEST',
+): string {
+  const calendar = ical({
+    method: method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
+    prodId: { company: 'Nirmaya Health', product: 'Website demo booking', language: 'EN' },
+  });
+  calendar.createEvent({
+    id: invitationUid(booking.id, domain),
+    sequence: booking.sequence,
+    stamp: booking.updatedAt,
+    start: booking.startsAt,
+    end: booking.endsAt,
+    status: method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    summary: `Nirmaya HIMS demo for ${lead.organization}`,
+    description: `Demo for ${lead.firstName} ${lead.lastName} (${lead.organization}), enquiry ${lead.reference}.\nJoin: ${host.meetingUrl}`,
+    location: host.meetingUrl,
+    url: host.meetingUrl,
+    organizer: { name: host.name, email: host.email },
+    attendees: [
+      {
+        name: `${lead.firstName} ${lead.lastName}`,
+        email: lead.email,
+        role: ICalAttendeeRole.REQ,
+        status: ICalAttendeeStatus.NEEDSACTION,
+        rsvp: method === 'REQUEST',
+      },
+      {
+        name: host.name,
+        email: host.email,
+        role: ICalAttendeeRole.CHAIR,
+        status: ICalAttendeeStatus.ACCEPTED,
+      },
+    ],
+  });
+  return calendar.toString();
+}

@@ -1,0 +1,82 @@
+import 'server-only';
+import { defineSignedToken, ISSUED_AT } from '../security/signed-token';
+
+/**
+ * The two signed tokens of demo booking, thin definitions on the one signed-token helper
+ * (src/server/security/signed-token.ts), each under its own label so neither passes for the other:
+ *
+ * - Booking token: only the visitor who made an enquiry can book a demo for it. The confirmation
+ *   of an accepted enquiry carries a token that binds the lead's id (never shown; the bare
+ *   reference is not enough) to the time it was issued. Format:
+ *   `b1.<lead id>.<issued-at, ms, base 36>.<HMAC-SHA-256, base64url>`, label `demo-booking`.
+ * - Manage token: the link in the visitor's invitation and reminder that opens the page to
+ *   reschedule or cancel, without an account. It binds the booking's id and carries no expiry of
+ *   its own: the page accepts changes until the demo has started (checked against the booking), so
+ *   a reschedule keeps the same link working and links in e-mails already sent stay valid. Format:
+ *   `m1.<booking id>.<HMAC-SHA-256, base64url>`, label `demo-manage`.
+ *
+ * Both are signed with the site secret.
+ */
+
+/** How long the booking step stays open after the enquiry (ms): 24 hours. */
+export const BOOKING_TOKEN_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/** Cookie holding the booking token between the booking form and the booking page (path-scoped). */
+export const BOOKING_COOKIE = 'nirmaya-demo-booking';
+
+const bookingToken = defineSignedToken({
+  purpose: 'demo-booking',
+  version: 'b1',
+  fields: ['leadId', ISSUED_AT],
+  maxAgeMs: BOOKING_TOKEN_MAX_AGE_MS,
+});
+
+const manageToken = defineSignedToken({
+  purpose: 'demo-manage',
+  version: 'm1',
+  fields: ['bookingId'],
+});
+
+/** Issues a booking token for the lead `leadId` at `now` (ms since the epoch), signed with `secret`. */
+export function issueBookingToken(
+  leadId: string,
+  secret: string,
+  now: number = Date.now(),
+): string {
+  return bookingToken.issue({ leadId }, secret, now);
+}
+
+/**
+ * The lead id a booking token was issued for, or null when it is missing, altered, signed with
+ * another secret, dated in the future or older than BOOKING_TOKEN_MAX_AGE_MS at `now` (ms since
+ * the epoch). Never throws.
+ */
+export function verifyBookingToken(
+  token: unknown,
+  secret: string,
+  now: number = Date.now(),
+): string | null {
+  const check = bookingToken.verify(token, secret, { now });
+  return check.ok ? check.values.leadId : null;
+}
+
+/** Issues the manage token of the booking `bookingId`, signed with `secret` (always the same). */
+export function issueManageToken(bookingId: string, secret: string): string {
+  return manageToken.issue({ bookingId }, secret);
+}
+
+/**
+ * The booking id a manage token was issued for, or null when it is missing, malformed, altered
+ * or signed with another secret. Never throws.
+ */
+export function verifyManageToken(token: unknown, secret: string): string | null {
+  const check = manageToken.verify(token, secret);
+  return check.ok ? check.values.bookingId : null;
+}
+
+/** The absolute URL of the manage page for `token` on the site at `siteUrl` (`SITE_URL`). */
+export function managePageUrl(siteUrl: URL, token: string): string {
+  const url = new URL('contact-us/demo/manage', siteUrl);
+  url.searchParams.set('token', token);
+  return url.href;
+}

@@ -1,0 +1,71 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import { offerDays, type BookingOffer } from '@/lib/demo/offer';
+import { getDatabase, type Db } from '../../db';
+import { leads } from '../../db/schema';
+import { getEnv, type Env } from '../../env';
+import { getSiteSecret } from '../../security/site-secret';
+import { liveBooking } from '../bookings';
+import { bookingSettings, isBookingOn } from '../rules';
+import { issueBookingToken, verifyBookingToken } from '../tokens';
+import type { DemoStep } from '../types';
+import { bookedDemoOf } from './booked-demo';
+import { freeSlots } from './slots';
+
+/**
+ * The booking step's data: the times offered on the confirmation of an accepted enquiry, and what
+ * the booking page (/contact-us/demo) shows for a booking token.
+ */
+
+async function offerFor(
+  db: Db,
+  env: Env,
+  lead: { id: string; demoRequested: boolean },
+): Promise<BookingOffer> {
+  const secret = await getSiteSecret(db, env.FORM_SECRET);
+  return {
+    token: issueBookingToken(lead.id, secret),
+    demoRequested: lead.demoRequested,
+    timeZone: env.DEMO_TIMEZONE,
+    days: offerDays(await freeSlots(db, bookingSettings(env)), env.DEMO_TIMEZONE),
+  };
+}
+
+/**
+ * The booking step offered on the confirmation of the accepted enquiry `reference`: null when
+ * booking is off, the enquiry is unknown (a bot's pretend reference) or quarantined.
+ * @throws on database errors.
+ */
+export async function bookingOfferFor(reference: string): Promise<BookingOffer | null> {
+  const env = getEnv();
+  if (!isBookingOn(env)) return null;
+  const { db } = await getDatabase();
+  const [lead] = await db
+    .select({ id: leads.id, verdict: leads.verdict, demoRequested: leads.demoRequested })
+    .from(leads)
+    .where(eq(leads.reference, reference));
+  if (!lead || lead.verdict === 'spam') return null;
+  return offerFor(db, env, lead);
+}
+
+/**
+ * What the booking page shows for the booking token `token`: the enquiry's live demo, else fresh
+ * times (with a new token); `none` when booking is off or the token is invalid or expired, or the
+ * enquiry is quarantined or gone.
+ * @throws on database errors.
+ */
+export async function demoStep(token: string | undefined): Promise<DemoStep> {
+  const env = getEnv();
+  if (!isBookingOn(env) || !token) return { kind: 'none' };
+  const { db } = await getDatabase();
+  const leadId = verifyBookingToken(token, await getSiteSecret(db, env.FORM_SECRET));
+  if (!leadId) return { kind: 'none' };
+  const booking = await liveBooking(db, leadId);
+  if (booking) return { kind: 'booked', demo: bookedDemoOf(booking, env) };
+  const [lead] = await db
+    .select({ id: leads.id, verdict: leads.verdict, demoRequested: leads.demoRequested })
+    .from(leads)
+    .where(eq(leads.id, leadId));
+  if (!lead || lead.verdict === 'spam') return { kind: 'none' };
+  return { kind: 'offer', offer: await offerFor(db, env, lead) };
+}
