@@ -7,8 +7,9 @@ import { logLines, startProductionServer, type ProductionServer } from './suppor
 import { seedSiteData, type SiteData } from './support/site-data';
 import { demoEnv } from './support/demo-booking';
 import { openDatabase } from '@/server/db/client';
-import { bookDemo, freeSlots } from '@/server/demo/booking';
-import { bookingSettings } from '@/server/demo/config';
+import { bookDemo } from '@/server/demos/commands/book';
+import { freeSlots } from '@/server/demos/views/slots';
+import { bookingSettings } from '@/server/demos/rules';
 import { getEnv } from '@/server/env';
 import { addDemoLead } from '@/server/test-support/demo-lead';
 import { execFile } from 'node:child_process';
