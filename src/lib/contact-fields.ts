@@ -4,7 +4,7 @@
  * (src/lib/contact-schema.ts builds the schema from them and re-exports them).
  *
  * The one registry of a lead's fields: the form, the schema, the provider's notification e-mail
- * (src/server/email/notification.ts), the CSV export (src/server/leads/operations.ts) and the
+ * (src/server/contact/notification.ts), the CSV export (src/server/leads/operations.ts) and the
  * `leads` CLI (scripts/leads.ts) read the fields, their order and their labels from here.
  */
 

@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db';
 import { leads } from '../db/schema';
-import { buildNotification, type NotificationAddresses } from '../email/notification';
+import { buildNotification, type NotificationAddresses } from './notification';
 import type { SendMail } from '../email/transport';
 import { enqueue } from '../queue/enqueue';
 import { defineJob, type JobHandler } from '../queue/job';
-import { buildEnquiryEvent } from '../webhooks/payload';
+import { buildEnquiryEvent } from './webhook-event';
 import type { PostWebhook } from '../webhooks/sender';
 
 /** Where an enquiry is delivered besides the provider's mailbox: `WEBHOOK_URLS`. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { SendMailOptions } from 'nodemailer';
 import { formatDay, formatTime } from '@/lib/demo/display';
-import { escapeHtml } from '../../email/notification';
+import { escapeHtml } from '../../email/message';
 import type { InvitationAddresses, InvitationFacts, InvitationRecipient } from '../types';
 import { invitationCalendar } from './calendar';
 

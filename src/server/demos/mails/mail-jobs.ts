@@ -4,7 +4,7 @@ import type { SendMailOptions } from 'nodemailer';
 import { z } from 'zod';
 import type { Db } from '../../db';
 import { demoBookings, leads } from '../../db/schema';
-import { domainOf } from '../../email/notification';
+import { domainOf } from '../../email/message';
 import type { SendMail } from '../../email/transport';
 import { enqueue } from '../../queue/enqueue';
 import { JobFailure } from '../../queue/failure';

@@ -7,6 +7,7 @@ import {
   visitorName,
   type ContactField,
 } from '@/lib/contact-fields';
+import { domainOf, escapeHtml } from '../email/message';
 
 /** The stored enquiry an e-mail is built from. */
 export type LeadForEmail = {
@@ -22,22 +23,6 @@ export type NotificationAddresses = {
   /** `LEADS_TO`: one address or a comma-separated list. */
   to: string;
 };
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-/** The host part of an address like `Name <user@host>`, for Message-IDs (`localhost` if none). */
-export function domainOf(address: string): string {
-  const match = /@([A-Za-z0-9.-]+)>?\s*$/.exec(address);
-  return match?.[1] ?? 'localhost';
-}
 
 /**
  * Builds the provider's notification for one enquiry: plain text and HTML (every value escaped)
