@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The site as one container image (issue 11, item 1; README, Deployment). Build:
+# The site as one container image (docs/deployment.md). Build:
 #   docker build --build-arg SITE_URL=https://www.nirmaya.example -t nirmaya-site .
 # The `build` stage also runs the release step (`npm run db:migrate`, see compose.yaml).
 # tests/production/standalone.test.ts copies what the COPY --from=build lines below copy and runs it:

@@ -6,7 +6,7 @@ import { staticSecurityHeaders } from './src/lib/security/headers';
 const nextConfig: NextConfig = {
   // NEXT_DIST_DIR lets parallel builds (e.g. a benchmark beside the test suite) use their own folder.
   distDir: process.env.NEXT_DIST_DIR ?? '.next',
-  // One deployable artifact (issue 11, item 1): `.next/standalone` holds server.js and only the
+  // One deployable artifact (docs/deployment.md): `.next/standalone` holds server.js and only the
   // files it needs; scripts/build/after-build.mts adds the CSP manifest, static files and public/.
   output: 'standalone',
   // Files read at run time by path, which tracing cannot see (resolved from src/lib/server-root.ts).
@@ -28,7 +28,7 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', 'pino', 'prom-client', 'node-ical'],
   experimental: {
     // An enquiry is at most ~26 KB of UTF-8; src/proxy.ts refuses larger server-action bodies with
-    // 413 before Next.js reads them (issue 15), and this stays as Next.js's own bound.
+    // 413 before Next.js reads them, and this stays as Next.js's own bound.
     serverActions: { bodySizeLimit: `${ACTION_BODY_LIMIT_KB}kb` },
     // The proxy gets a copy of each request body, buffered up to this size: above the action limit
     // so that the proxy sees an oversized body as such, bounded so it costs little memory.

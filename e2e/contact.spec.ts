@@ -54,7 +54,7 @@ test('shows one heading, the labelled fields and the contact details', async ({ 
     await expect(page.getByLabel(label)).toHaveAttribute('required', '');
   }
   await expect(page.getByLabel('Email')).toHaveAttribute('type', 'email');
-  // 100 characters by the length rule (code points) are at most 200 UTF-16 units (issue 15).
+  // 100 characters by the length rule (code points) are at most 200 UTF-16 units.
   await expect(page.getByLabel('First Name')).toHaveAttribute('maxlength', '200');
   const message = page.getByRole('textbox', { name: /^Message/ });
   expect(Number(await message.getAttribute('rows'))).toBeGreaterThanOrEqual(5);
@@ -143,7 +143,7 @@ test.describe('with JavaScript', () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
   });
 
-  test('says so in the form when the server refuses the post or the network fails, the values kept (issue 15)', async ({
+  test('says so in the form when the server refuses the post or the network fails, the values kept', async ({
     page,
   }) => {
     const openedAt = await open(page);
@@ -227,7 +227,7 @@ test('reports the database in the health check', async ({ request }) => {
   });
 });
 
-test('posts the demo request and the page the visitor came from as hidden fields (issue 12)', async ({
+test('posts the demo request and the page the visitor came from as hidden fields', async ({
   page,
 }) => {
   await page.goto('/products');

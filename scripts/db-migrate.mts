@@ -1,6 +1,6 @@
 /**
  * Release step: `npm run db:migrate` applies the SQL migrations in `drizzle/` to the site's database
- * (DATABASE_URL, or PGlite in DATA_DIR) and exits (issue 11, item 3). Idempotent (applied
+ * (DATABASE_URL, or PGlite in DATA_DIR) and exits (docs/deployment.md). Idempotent (applied
  * migrations are skipped) and safe beside running instances: it migrates under the same PostgreSQL
  * advisory lock as their start-up. Used by the compose `migrate` job; `npm start` still migrates at
  * start by default. Runs under tsx with the `react-server` condition like `npm run leads`.

@@ -33,7 +33,7 @@ async function query(url: string, statement: string) {
   }
 }
 
-describe('npm run db:migrate (issue 11, item 3)', { timeout: 120_000 }, () => {
+describe('npm run db:migrate', { timeout: 120_000 }, () => {
   const cleanups: Array<() => Promise<unknown>> = [];
   afterAll(async () => {
     for (const cleanup of cleanups) await cleanup();

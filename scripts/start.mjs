@@ -1,4 +1,4 @@
-// `npm start`: runs the standalone server that `npm run build` produced (issue 11, item 1), in this
+// `npm start`: runs the standalone server that `npm run build` produced, in this
 // process so signals reach it directly. The server changes into its own directory, so a relative
 // DATA_DIR is resolved here first, against the directory `npm start` was run from.
 import path from 'node:path';

@@ -19,7 +19,7 @@ export const LOAD_ROUTES = ['/', '/products/0', '/contact-us'];
 /** Lighthouse runs per route; the table shows the median of each value. */
 export const RUNS = 3;
 
-/** Budgets (issue 4). Bytes are KiB as Lighthouse reports them. */
+/** Budgets (docs/performance.md). Bytes are KiB as Lighthouse reports them. */
 export const BUDGETS = {
   performance: 0.95,
   accessibility: 1,

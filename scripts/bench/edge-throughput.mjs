@@ -1,6 +1,6 @@
 // HTML throughput of prerendered pages through the reference edge (deploy/nginx.conf, cache warm),
 // straight from one instance, and from nginx serving the same HTML files from disk, in one run
-// (issue 11, item 7). autocannon speaks HTTP/1.1 (over TLS to both nginx servers).
+// (docs/performance.md). autocannon speaks HTTP/1.1 (over TLS to both nginx servers).
 import { measureLoad } from './http-load.mjs';
 import { startEdge, startStaticNginx } from './nginx-edge.mjs';
 

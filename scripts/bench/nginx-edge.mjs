@@ -1,6 +1,6 @@
 // Debian's nginx as a child process: the reference edge (deploy/nginx.conf) in front of site
 // instances, and a plain static server for comparison. Used by tests/production/scale-out.test.ts
-// and by `npm run bench` (issue 11, items 6 and 7).
+// and by `npm run bench`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';

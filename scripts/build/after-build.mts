@@ -1,4 +1,4 @@
-// The step `npm run build` runs after `next build` (issue 11, items 1 and 2): it needs the
+// The step `npm run build` runs after `next build`: it needs the
 // prerendered HTML, which `compiler.runAfterProductionCompile` runs too early to see.
 // 1. Writes the CSP manifest (hashes of each prerendered page's inline scripts) into the build.
 // 2. Completes the standalone bundle: the manifest, `.next/static` and `public/` (if any), which `next build`

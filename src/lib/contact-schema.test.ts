@@ -41,7 +41,7 @@ describe('contactSchema', () => {
     }
   });
 
-  it('counts characters as code points, a line break as one, after trimming (issue 15)', () => {
+  it('counts characters as code points, a line break as one, after trimming', () => {
     expect(fieldLength('  Asha ')).toBe(4);
     expect(fieldLength('😀😀')).toBe(2);
     expect(fieldLength('क्षि')).toBe(4);

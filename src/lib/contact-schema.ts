@@ -26,9 +26,9 @@ z.config({ jitless: true });
  * The contact form's one schema, shared by the form (labels, `maxLength`) and the server
  * (validation before anything is stored). Client-safe: imports nothing but zod.
  *
- * Rules (issue 3): every value trimmed; First Name, Last Name, Email, Organization and Subject
+ * Rules: every value trimmed; First Name, Last Name, Email, Organization and Subject
  * required (spec §5), Message optional; maximum lengths by the one length rule of
- * src/lib/contact-fields.ts (`fieldLength`, issue 15); e-mail format checked; CR, LF and
+ * src/lib/contact-fields.ts (`fieldLength`); e-mail format checked; CR, LF and
  * other control characters refused in single-line fields (they would let a value inject e-mail
  * headers).
  */
@@ -108,9 +108,9 @@ function isContactField(name: string): name is ContactField {
  * - `invalid`: field errors (or a form-level `message`); `values` are what was typed, to be shown
  *   again; `token` replaces the form token when the old one expired.
  * - `accepted`: the enquiry is stored (or, for a bot, pretends to be); `reference` identifies it;
- *   `booking` offers demo times when booking is on (issue 16).
+ *   `booking` offers demo times when booking is on (docs/demo-booking.md).
  * - `failed`: set in the browser, never by the action: the call did not reach it (refused by the
- *   request guard, e.g. a page from before a deploy, or the network failed; issue 15); `message`
+ *   request guard, e.g. a page from before a deploy, or the network failed); `message`
  *   says what to do, `values` are what was typed.
  */
 export type ContactFormState =

@@ -13,12 +13,12 @@ const sitePath = z
   .max(sourcePageMaxLength)
   .regex(/^\/(?![/\\])[^?#\\\s\p{Cc}]*$/u);
 
-/** Where an enquiry came from, as stored with the lead (issue 12). */
+/** Where an enquiry came from, as stored with the lead. */
 export type EnquiryContext = { demoRequested: boolean; sourcePage: string | null };
 
 /**
  * Reads the hidden context fields of a posted form. Invalid values are dropped (demo `false`,
- * source `null`), never an error for the visitor: they only enrich the lead (issue 12).
+ * source `null`), never an error for the visitor: they only enrich the lead.
  */
 export function readEnquiryContext(formData: FormData): EnquiryContext {
   const page = sitePath.safeParse(formData.get(sourcePageField));

@@ -5,7 +5,7 @@ const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 /** An environment of only these variables. */
 const env = (variables: Record<string, string>) => getEnv({ NODE_ENV: 'test', ...variables });
 
-describe('webhook configuration (issue 12)', () => {
+describe('webhook configuration', () => {
   it('reads comma-separated endpoints with their secret', () => {
     const parsed = env({
       WEBHOOK_URLS: ' https://crm.example/hook , http://127.0.0.1:9000/in,https://crm.example/hook',
@@ -39,7 +39,7 @@ describe('webhook configuration (issue 12)', () => {
   });
 });
 
-describe('demo booking configuration (issue 16)', () => {
+describe('demo booking configuration', () => {
   const hosts = JSON.stringify([
     { name: 'Asha Rao', email: 'asha@nirmaya.example', meetingUrl: 'https://meet.example/asha' },
     {

@@ -18,7 +18,7 @@ export type Readiness =
 
 /**
  * Probes the database by reading the delivery summary (within 2 s) and judges it against
- * DELIVERY_ALERT_MINUTES (issue 10, item 7). Never throws: a database that does not answer in
+ * DELIVERY_ALERT_MINUTES (the delivery alarm). Never throws: a database that does not answer in
  * time is `{ ready: false }` (logged).
  */
 export async function checkReadiness(): Promise<Readiness> {

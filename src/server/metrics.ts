@@ -62,7 +62,7 @@ function metrics(): Metrics {
 }
 
 /**
- * Counts one contact form submission (issue 10, item 7), called by the submit path.
+ * Counts one contact form submission (for /api/metrics), called by the submit path.
  * @param outcome e.g. `accepted`, `quarantined`, `rejected`, `unavailable`
  * @param reason why, when there is one (e.g. `honeypot`, `rate-limited`); '' otherwise
  */

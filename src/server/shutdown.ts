@@ -5,12 +5,12 @@ import { errorFacts, log } from './log';
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
 export type ShutdownOptions = {
-  /** The process must be gone this long after the signal (ms). Default 28 s (issue 10: within 30 s). */
+  /** The process must be gone this long after the signal (ms). Default 28 s (within 30 s). */
   deadlineMs?: number;
 };
 
 /**
- * Runs `stop` once on the first SIGTERM or SIGINT (graceful shutdown, issue 10 item 5), however
+ * Runs `stop` once on the first SIGTERM or SIGINT (graceful shutdown, docs/operations.md), however
  * the server was launched (`next start`, the standalone `server.js`, a custom server):
  * - `next start` has its own handlers (unless NEXT_MANUAL_SIG_HANDLE is set) that close the HTTP
  *   server and then call `process.exit` without waiting for anyone else; so while `stop` runs, a

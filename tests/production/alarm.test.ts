@@ -39,7 +39,7 @@ const scrape = async (server: ProductionServer, token = METRICS_TOKEN) =>
 const metric = (body: string, name: string) =>
   Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(body)?.[1]);
 
-// Issue 10, item 7: the mail server refuses for longer than the alarm threshold, then accepts.
+// The delivery alarm: the mail server refuses for longer than the alarm threshold, then accepts.
 describe('delivery alarm', () => {
   let data: SiteData | undefined;
   let server: ProductionServer | undefined;

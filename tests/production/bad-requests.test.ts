@@ -21,7 +21,7 @@ import { startProductionServer, type ProductionServer } from './support/next-ser
 import { expectRefusalPage, Histogram } from './support/refusal';
 
 /**
- * Issue 15: property-based fuzz of what a client can post to a real `next start` of the build
+ * Bad requests: property-based fuzz of what a client can post to a real `next start` of the build
  * (fast-check, seeded: `FUZZ_SEED` to replay; the seed is printed on failure). Field values from
  * every Unicode plane, control characters and lengths around each limit in code points and in
  * UTF-16 units; mangled action ids; malformed multipart; oversized bodies with Content-Length and

@@ -10,7 +10,7 @@ import { LEADS_TO, until } from '@/server/test-support/enquiry';
 import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
 
 /**
- * Issue 10: a visitor whose browser autofills the form and who presses Submit 1 s after the page
+ * Fast submit: a visitor whose browser autofills the form and who presses Submit 1 s after the page
  * loaded is never told "thank you" for an enquiry that went nowhere. Real `next start`, real
  * Chromium (JavaScript on: the ALTCHA widget's proof is awaited and the lead delivered; off: the
  * post is quarantined for review), real PostgreSQL read directly, real SMTP. Every page must load

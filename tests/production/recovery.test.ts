@@ -37,7 +37,7 @@ async function databaseAddress(target: URL, port: number) {
 
 const postgres = backends.find((backend) => backend.kind === 'postgres')!;
 
-// Issue 10, item 6: the database is unreachable when the server starts, then comes up.
+// Recovery: the database is unreachable when the server starts, then comes up.
 describe.skipIf(postgres.skipReason)(
   backendTitle('database down at start, then up', postgres),
   () => {

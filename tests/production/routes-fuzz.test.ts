@@ -10,7 +10,7 @@ import { startProductionServer, type ProductionServer } from './support/next-ser
 import { expectRefusalPage, Histogram } from './support/refusal';
 
 /**
- * Issue 15: property-based fuzz of route parameters and URLs against a real `next start` (seeded:
+ * Property-based fuzz of route parameters and URLs against a real `next start` (seeded:
  * `FUZZ_SEED` to replay). `/products/<anything>` (long, percent-encoded, invalid UTF-8 escapes,
  * negative, huge, fractional), unknown paths, long paths and query strings, and other methods: the
  * spec's tab (§2: 0-8 selects it, missing or non-numeric is tab 0, another number 404), 404 for

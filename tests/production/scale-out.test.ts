@@ -1,4 +1,4 @@
-// Scale-out (issue 11, item 6): the reference edge (Debian's nginx with deploy/nginx.conf) in front
+// Scale-out: the reference edge (Debian's nginx with deploy/nginx.conf) in front
 // of two standalone instances sharing one PostgreSQL database and a real SMTP server, all on
 // loopback. Distinct clients are distinct source addresses (127.0.x.y).
 import { chromium, type Browser } from '@playwright/test';
@@ -271,7 +271,7 @@ describe.skipIf(!hasPostgres)('two instances behind the reference edge', () => {
     for (const index of [0, 1]) {
       // Ready, and past the edge's fail_timeout, so nginx sends it traffic again (README, Deployment).
       await new Promise((resolve) => setTimeout(resolve, FAIL_TIMEOUT_S * 1_000 + 1_000));
-      // Until graceful shutdown lands (issue 10), SIGTERM may not end the process: SIGKILL after 10 s.
+      // Should graceful shutdown hang, SIGTERM may not end the process: SIGKILL after 10 s.
       const code = await instances[index]!.stop('SIGTERM', 10_000);
       await startInstance(index);
       console.log(

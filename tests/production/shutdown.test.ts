@@ -28,7 +28,7 @@ const leads = (env: Record<string, string>, ...args: string[]) =>
 const events = (server: ProductionServer, event: string) =>
   logLines(server.output()).filter((line) => line.event === event);
 
-// Issue 10, item 5: SIGTERM while a slow mail server takes 2 s per message, then restart at once.
+// Graceful shutdown: SIGTERM while a slow mail server takes 2 s per message, then restart at once.
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(
     backendTitle('graceful shutdown of next start', backend),
@@ -89,7 +89,7 @@ for (const backend of backends) {
         if (backend.kind === 'pglite') expect(readyMs).toBeLessThan(10_000);
 
         if (backend.kind === 'pglite') {
-          // Issue 10, item 4: every leads command while the site runs on PGlite.
+          // The `leads` CLI: every leads command while the site runs on PGlite.
           const timings: string[] = [];
           const timed = async (...args: string[]) => {
             const started = Date.now();

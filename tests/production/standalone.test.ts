@@ -1,4 +1,4 @@
-// The container recipe without building an image (issue 11, item 1): what the Dockerfile copies is
+// The container recipe without building an image: what the Dockerfile copies is
 // copied into an empty directory and started as the image starts it (`node server.js`), from
 // another working directory, with the app directory read-only and only DATA_DIR writable.
 import { execFileSync } from 'node:child_process';

@@ -15,7 +15,7 @@ import { logLines, startProductionServer, type ProductionServer } from './suppor
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
-describe('webhooks from the production build (issue 12)', () => {
+describe('webhooks from the production build', () => {
   let receiver: TestWebhookReceiver;
   let server: ProductionServer;
   let dataDir: string;

@@ -17,12 +17,12 @@ async function loadWidget(): Promise<void> {
 }
 
 type AltchaProofProps = {
-  /** The form's signed token: the challenge is issued for this form only (issue 10). */
+  /** The form's signed token: the challenge is issued for this form only. */
   formToken: string;
 };
 
 /**
- * The ALTCHA proof-of-work widget (issue 10), rendered inside the contact form with JavaScript
+ * The ALTCHA proof-of-work widget (spam defence), rendered inside the contact form with JavaScript
  * only (the page imports it dynamically, so no other page loads it). It fetches a challenge for
  * this form from /api/altcha, solves it in a Web Worker while the visitor types, and posts the
  * solution as the `altcha` field; the server then skips the clock test. Accessible: a labelled

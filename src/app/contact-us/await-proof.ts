@@ -18,7 +18,7 @@ function proofState(form: HTMLFormElement): string | null {
 
 /**
  * Whether a submit should wait for the proof of work: the widget is still loading (it is imported
- * on demand) or still solving its challenge (issue 10: a fast visitor's post should carry it).
+ * on demand) or still solving its challenge (a fast visitor's post should carry it).
  */
 export function proofPending(form: HTMLFormElement): boolean {
   const state = proofState(form);

@@ -31,17 +31,17 @@ import { FormField } from './form-field';
 
 const initialState: ContactFormState = { status: 'idle' };
 
-/** The proof-of-work widget, loaded in the browser only and only by this form (issue 10). */
+/** The proof-of-work widget, loaded in the browser only and only by this form (spam defence). */
 const AltchaProof = dynamic(() => import('./altcha-proof').then((module) => module.AltchaProof), {
   ssr: false,
 });
 
 /** How long a submit waits for the widget to finish its proof before posting anyway (ms). */
 const PROOF_WAIT_MS = 15_000;
-/** Shown when the browser refuses to send a field over its limit (issue 15). */
+/** Shown when the browser refuses to send a field over its limit. */
 const tooLongMessage =
   'Please shorten the fields marked below. Nothing was sent: what you typed is still in the form.';
-/** Shown when the post did not reach the action (issue 15): refused by the server, or no answer. */
+/** Shown when the post did not reach the action: refused by the server, or no answer. */
 const failedMessages: Record<FailedCall, string> = {
   refused:
     'This page is out of date and could not send your enquiry. Please reload it and send again. What you typed is still in the form: copy a long message before you reload.',
@@ -49,7 +49,7 @@ const failedMessages: Record<FailedCall, string> = {
     'Your enquiry could not be sent: the connection failed. What you typed is still in the form: please check your connection and press Submit again.',
 };
 
-/** The action, with a failed call answered in the form instead of the error page (issue 15). */
+/** The action, with a failed call answered in the form instead of the error page. */
 const send = catchFailedCall(sendEnquiry, (form, why): ContactFormState => ({
   status: 'failed',
   message: failedMessages[why],
@@ -63,12 +63,12 @@ type ContactFormProps = {
   defaultSubject: string;
   /** How long enquiries are kept, for the privacy notice (LEADS_RETENTION_DAYS). */
   retentionDays: number;
-  /** Where the visitor came from, posted as hidden fields and kept with the lead (issue 12). */
+  /** Where the visitor came from, posted as hidden fields and kept with the lead. */
   context?: EnquiryContext;
 };
 
 /**
- * The contact form (spec §2, issue 3). Posts to the `sendEnquiry` server action: without
+ * The contact form (spec §2). Posts to the `sendEnquiry` server action: without
  * JavaScript as a normal form POST that re-renders the page with the result, with JavaScript
  * without a reload. After an error, every typed value is shown again, each field shows its
  * message and the first invalid field takes focus; after success a confirmation with the
@@ -76,7 +76,7 @@ type ContactFormProps = {
  * With JavaScript, a field over its limit by the one length rule (src/lib/contact-fields.ts) is
  * refused before anything is sent, with the message the server would give, and what was typed stays;
  * a post the server refuses or the network loses is answered by a `role="alert"` message above
- * Submit, what was typed kept (issue 15).
+ * Submit, what was typed kept.
  */
 export function ContactForm({ token, defaultSubject, retentionDays, context }: ContactFormProps) {
   const [state, formAction, actionPending] = useActionState(send, initialState);
@@ -113,7 +113,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
   /**
    * A fast visitor (autofill) may press Submit while the widget still loads or solves its
    * challenge: the post then waits for the proof (at most PROOF_WAIT_MS) instead of going
-   * without it (issue 10).
+   * without it (a fast post without a proof is quarantined).
    */
   const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
     const form = event.currentTarget.form;
@@ -183,7 +183,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
           {context?.sourcePage && (
             <input type="hidden" name={sourcePageField} value={context.sourcePage} />
           )}
-          {/* Honeypot (issue 10): hidden from sight, keyboard and assistive technology, and named
+          {/* Honeypot: hidden from sight, keyboard and assistive technology, and named
               so that no autofill heuristic fills it for a real visitor. */}
           <div aria-hidden="true" className="absolute top-0 -left-[9999px] size-px overflow-hidden">
             <label htmlFor="contact-xq">Leave this blank</label>

@@ -5,7 +5,7 @@ export type FailedCall = 'network' | 'refused';
 
 /**
  * `action` (a server action as `useActionState` calls it: previous state, then the form) made safe
- * in the browser (issue 15): when the call itself fails, because the request guard refused it with
+ * in the browser: when the call itself fails, because the request guard refused it with
  * a 4xx (an unknown action id on a page from before a deploy: 404; a body too large: 413) or the
  * network failed, it resolves to `failed(form, why)` instead of throwing the page into the error
  * boundary, so the form can say so and keep what was typed. Next.js's own signals (a redirect)

@@ -28,7 +28,7 @@ type FormFieldProps = {
   | { multiline: true; rows: number }
 );
 
-/** Share of a field's limit from which its live character count shows (issue 15). */
+/** Share of a field's limit from which its live character count shows. */
 const COUNT_FROM = 0.8;
 
 /**

@@ -18,7 +18,7 @@ type ContactPageProps = { searchParams: Promise<{ subject?: string | string[] }>
 /**
  * Contact Us (spec §2): the enquiry form beside the office address, phone and e-mail.
  * `?subject=demo` (the "Schedule a Demo" link) pre-fills the subject and marks the enquiry as a
- * demo request; the same-site page the visitor came from is kept with it (issue 12). Rendered per
+ * demo request; the same-site page the visitor came from is kept with it. Rendered per
  * request: each visit gets a freshly signed form token.
  */
 export default async function ContactPage({ searchParams }: ContactPageProps) {

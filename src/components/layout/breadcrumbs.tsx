@@ -15,7 +15,7 @@ const noSubscription = () => () => {};
 
 /**
  * Breadcrumb trail of the current path (spec §2), shown on every page but Home and the refusal
- * pages (issue 15): those are served, without scripts, at the refused request's URL, so their own
+ * pages (4xx): those are served, without scripts, at the refused request's URL, so their own
  * path (`/request-error/413`, "Request Error") is not where the visitor is. Reads the path on
  * the client side of the router so it also follows client navigation; it is prerendered with the page.
  * The same trail is given to search engines as a `BreadcrumbList` (JSON-LD), so the two always match.

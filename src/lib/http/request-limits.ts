@@ -1,5 +1,5 @@
 /**
- * Limits on what a client may send (issue 15). Plain constants: next.config.ts, the proxy and the
+ * Limits on what a client may send. Plain constants: next.config.ts, the proxy and the
  * pages that explain a refusal read them, so the limit a visitor is told is the one enforced.
  */
 

@@ -9,7 +9,7 @@ export type LeadForWebhook = Pick<
 >;
 
 /**
- * The body of every webhook request (issue 12; documented in the README, "Webhooks"): the Standard
+ * The body of every webhook request (documented in docs/webhooks.md): the Standard
  * Webhooks envelope (`type`, `timestamp`, `data`) with a schema `version`, raised only on a change
  * that breaks receivers.
  */

@@ -58,7 +58,7 @@ export type OpenOptions = {
  * PGlite must never be opened by two processes at once (it corrupts the directory), so the
  * directory is locked first; a second opener waits up to 15 s, then fails with an error saying
  * which directory is busy. With `serveLocalClients` the opener shares it on a Unix socket, and an
- * opener with `preferRunningSite` uses that socket when it answers (issue 10, item 4).
+ * opener with `preferRunningSite` uses that socket when it answers.
  * @throws when the server is unreachable or the PGlite directory is locked by another process.
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {

@@ -37,7 +37,7 @@ export type PgliteBridge = { socketPath: string; close(): Promise<void> };
 
 /**
  * Serves the process's PGlite to local clients (the `leads` CLI, through `pg`) on a Unix socket in
- * `bridgeDirectory(dataDir)`, so PGlite stays in one process while the site runs (issue 10, item 4).
+ * `bridgeDirectory(dataDir)`, so PGlite stays in one process while the site runs.
  * Not reachable from the network: a Unix socket in a 0700 folder, the socket itself 0600.
  *
  * PGlite has one backend, so clients must never interleave with each other or with the site:

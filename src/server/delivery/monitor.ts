@@ -15,7 +15,7 @@ export type DeliveryMonitor = {
 /**
  * Watches delivery every `intervalMs` (DELIVERY_CHECK_SECONDS) and logs, at error level,
  * `delivery.stalled` with the reasons when the alarm starts and `delivery.recovered` when it ends:
- * once per transition, not per check, for log-based alerting (issue 10, item 7). The alarm is on
+ * once per transition, not per check, for log-based alerting (docs/operations.md). The alarm is on
  * while `assessDelivery` says degraded (oldest pending older than `alertSeconds`, or a failed job).
  * A check the database does not answer changes nothing.
  */

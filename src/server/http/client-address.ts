@@ -6,7 +6,7 @@ import { PEER_ADDRESS_HEADER } from './peer-address';
 import { trustFunction, type TrustProxy } from './trust-proxy';
 
 /**
- * The client's address for rate limiting (issue 11, item 4): starting from the TCP peer (recorded
+ * The client's address for rate limiting behind proxies: starting from the TCP peer (recorded
  * by `installPeerAddressHeader`), the right-most address of `X-Forwarded-For` that `trust` does
  * not trust, computed by `proxy-addr` as Express's `req.ip` is.
  * - `trust` 0 (TRUST_PROXY unset): the TCP peer; `X-Forwarded-For` is ignored, as any client can

@@ -18,7 +18,7 @@ const installed = Symbol.for('nirmaya.peerAddressHeader');
 /**
  * Stamps `PEER_ADDRESS_HEADER` on every request any HTTP server of this process receives, before
  * its handlers run, through Node's public `http.server.request.start` diagnostics channel (no
- * patching of Node internals; issue 11, item 4). With `trust` 0, the first request that carries
+ * patching of Node internals). With `trust` 0, the first request that carries
  * `X-Forwarded-For` logs one warning: behind a proxy, the rate limit would count the proxy, not
  * visitors. Called once at start-up (`startServer`); idempotent. `trust` defaults to TRUST_PROXY.
  */

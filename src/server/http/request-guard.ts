@@ -10,7 +10,7 @@ import { readBytesWithin } from './read-body';
 
 /**
  * Pages whose forms post server actions: the contact form (and its booking step), the booking page
- * (fresh times after "slot gone") and the manage page (reschedule, cancel; issue 16).
+ * (fresh times after "slot gone") and the manage page (reschedule, cancel; docs/demo-booking.md).
  */
 const ACTION_PATHS: ReadonlySet<string> = new Set([
   '/contact-us',
@@ -31,7 +31,7 @@ export type BuildFacts = {
 
 /**
  * Decides, before Next.js reads the request, whether it is one Next.js would answer with 5xx or
- * that no route of this site accepts (issue 15):
+ * that no route of this site accepts (docs/security.md):
  * - a request target over `URL_LIMIT_BYTES`: 414;
  * - a method other than GET, HEAD, OPTIONS on anything but the ACTION_PATHS and the route
  *   handlers under /api (unknown /api paths included, which Next.js would try as an action): 405

@@ -3,7 +3,7 @@ import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 /**
- * Which proxies in front of the site are trusted to say who the client is (issue 11, item 4), as
+ * Which proxies in front of the site are trusted to say who the client is (docs/deployment.md), as
  * Express's `trust proxy`: a hop count (0: none, the TCP peer is the client; 1: one proxy such as
  * the reference nginx), or the addresses and CIDR ranges of the proxies (`proxy-addr` syntax,
  * including the names `loopback`, `linklocal` and `uniquelocal`).

@@ -8,7 +8,7 @@ const cache = new Map<string, unknown>();
 /**
  * `derive` of the JSON manifest `<distDir>/server/<name>` that `next build` wrote (it ships in the
  * standalone bundle), read once on first use and kept for the life of the process, which only
- * ever serves the build it started with (issue 11). Null under `next dev`, whose manifests change
+ * ever serves the build it started with. Null under `next dev`, whose manifests change
  * as it compiles, and when the file is unreadable: the request checks that need it are skipped.
  */
 function fromManifest<T>(name: string, derive: (manifest: Record<string, unknown>) => T): T | null {

@@ -6,7 +6,7 @@ import { inlineScriptHashes } from '@/lib/security/inline-scripts';
 export const CSP_MANIFEST_FILE = 'csp-manifest.json';
 
 /**
- * The build's CSP facts, written once after `next build` prerendered the pages (issue 11, item 2).
+ * The build's CSP facts, written once after `next build` prerendered the pages (docs/security.md).
  * Paths are URL paths without a trailing slash (`/`, `/products/4`, `/_not-found`).
  */
 export type CspManifest = {

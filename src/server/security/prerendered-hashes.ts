@@ -9,7 +9,7 @@ let manifest: { outputs: Set<string>; pages: Map<string, string[]> } | undefined
 /**
  * The build's CSP manifest (`<distDir>/csp-manifest.json`, written after `next build` by
  * scripts/build/after-build.mts), read once on first use and kept for the life of the process:
- * a server only ever serves the build it started with (issue 11, item 2).
+ * a server only ever serves the build it started with.
  * @throws Error when the manifest is missing or unreadable (the build did not finish).
  */
 function loadManifest() {

@@ -12,7 +12,7 @@ const pages = new Map<Refusal['status'], string | null>();
  * page for 404, `/request-error/<status>` from src/app/request-error for the others; both ship in
  * the standalone bundle), without its scripts: it is served at the refused request's URL, where
  * hydrating it would not match the path (breadcrumb, router state). Like every page without
- * JavaScript, it reads fully and its links work. Read once per status and kept (issue 11: no reads
+ * JavaScript, it reads fully and its links work. Read once per status and kept (no reads
  * of build output per request).
  * @returns the HTML, or null when the build has none (e.g. under `next dev`)
  */

@@ -38,7 +38,7 @@ function flatten(headers: IncomingHttpHeaders): Record<string, string> {
   );
 }
 
-/** A real HTTP endpoint on an ephemeral loopback port that records every request (issue 12 tests). */
+/** A real HTTP endpoint on an ephemeral loopback port that records every request. */
 export async function startWebhookReceiver(): Promise<TestWebhookReceiver> {
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];

@@ -3,7 +3,7 @@ import { inlineScriptHashes } from '@/lib/security/inline-scripts';
 /**
  * What is wrong with a page's Content-Security-Policy for its HTML: a missing policy, or an inline
  * script the policy does not allow (it carries neither the policy's nonce nor a listed SHA-256).
- * An empty list means every inline script of the page may run (issue 11: every route keeps its CSP).
+ * An empty list means every inline script of the page may run (every route keeps its CSP).
  */
 export function cspProblems(policy: string | null, html: string): string[] {
   if (!policy) return ['no Content-Security-Policy header'];

@@ -12,7 +12,7 @@ const pageText: Record<number, RegExp[]> = {
 
 /**
  * Asserts that `html` is the refusal page of `status` in the site's layout (header with the
- * navigation, main content, footer), as the proxy serves it (issue 15).
+ * navigation, main content, footer), as the proxy serves it.
  */
 export function expectRefusalPage(status: number, html: string, contentType: string | null): void {
   expect(contentType, `content type of the ${status} page`).toMatch(/^text\/html/);

@@ -5,7 +5,7 @@ export const dynamic = 'force-dynamic';
 /**
  * Readiness: 503 `{ status: "unavailable" }` when the database does not answer; otherwise 200 with
  * `status` `ok` or `degraded` (delivery stalled or failed, with `reasons`) and the delivery summary
- * (`pending`, `oldestPendingSeconds`, `failed`, `quarantined`), issue 10 item 7.
+ * (`pending`, `oldestPendingSeconds`, `failed`, `quarantined`); docs/operations.md.
  */
 export async function GET(): Promise<Response> {
   const readiness = await checkReadiness();

@@ -7,7 +7,7 @@ import { renderMetrics } from '@/server/metrics';
 export const dynamic = 'force-dynamic';
 
 /**
- * Prometheus metrics (issue 10, item 7), only for `Authorization: Bearer $METRICS_TOKEN`: 404 when
+ * Prometheus metrics, only for `Authorization: Bearer $METRICS_TOKEN`: 404 when
  * METRICS_TOKEN is unset (the route does not exist), 401 for a missing or wrong token. The
  * delivery gauges are left out when the database does not answer.
  */

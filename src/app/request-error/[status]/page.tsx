@@ -23,7 +23,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 /**
- * The page a bad request gets, in the site's layout (issue 15): the status, what went wrong and
+ * The page a bad request gets, in the site's layout: the status, what went wrong and
  * the limit in plain words, and ways back. The proxy answers with its prerendered HTML and the status.
  */
 export default async function RequestErrorPage({ params }: Props) {

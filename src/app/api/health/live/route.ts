@@ -1,6 +1,6 @@
 export const dynamic = 'force-dynamic';
 
-/** Liveness: 200 `{ status: "ok" }` while the process serves requests; no I/O (issue 10, item 7). */
+/** Liveness: 200 `{ status: "ok" }` while the process serves requests; no I/O. */
 export function GET(): Response {
   return Response.json({ status: 'ok' }, { headers: { 'Cache-Control': 'no-store' } });
 }
