@@ -269,7 +269,7 @@ describe.skipIf(!hasPostgres)('two instances behind the reference edge', () => {
     };
     const load = Promise.all([0, 1, 2, 3].map(loader));
     for (const index of [0, 1]) {
-      // Ready, and past the edge's fail_timeout, so nginx sends it traffic again (README, Deployment).
+      // Ready, and past the edge's fail_timeout, so nginx sends it traffic again (docs/deployment.md).
       await new Promise((resolve) => setTimeout(resolve, FAIL_TIMEOUT_S * 1_000 + 1_000));
       // Should graceful shutdown hang, SIGTERM may not end the process: SIGKILL after 10 s.
       const code = await instances[index]!.stop('SIGTERM', 10_000);
