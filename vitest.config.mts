@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { staticImages } from './src/test/static-images';
+import { staticImages } from './tests/support/static-images';
 
 // Unit and integration tests. Component tests opt into jsdom with `// @vitest-environment jsdom`.
 export default defineConfig({
@@ -9,14 +9,15 @@ export default defineConfig({
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),
+      '@test': fileURLToPath(new URL('./tests/support', import.meta.url)),
       // `server-only` throws outside React Server Components; tests import server code directly.
-      'server-only': fileURLToPath(new URL('./src/test/server-only-stub.ts', import.meta.url)),
+      'server-only': fileURLToPath(new URL('./tests/support/server-only-stub.ts', import.meta.url)),
     },
   },
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/*.test.ts'],
     environment: 'node',
-    setupFiles: ['./src/test/setup.ts'],
+    setupFiles: ['./tests/support/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -7,7 +7,8 @@ export default defineConfig({
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),
-      'server-only': fileURLToPath(new URL('./src/test/server-only-stub.ts', import.meta.url)),
+      '@test': fileURLToPath(new URL('./tests/support', import.meta.url)),
+      'server-only': fileURLToPath(new URL('./tests/support/server-only-stub.ts', import.meta.url)),
     },
   },
   test: {

@@ -1,4 +1,4 @@
-import '../src/server/test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import { submitEnquiry } from '@/server/contact/submit';
 import { bookDemo } from '@/server/demos/commands/book';
 import type { BookingSettings } from '@/server/demos/types';
 import { freeSlots } from '@/server/demos/views/slots';
-import { deps, formData, request } from '@/server/test-support/enquiry';
+import { deps, formData, request } from '@test/enquiry';
 
 const run = promisify(execFile);
 const hosts = [

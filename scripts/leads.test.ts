@@ -1,4 +1,4 @@
-import '../src/server/test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { openDatabase } from '@/server/db/client';
 import { submitEnquiry } from '@/server/contact/submit';
-import { deps, formData, request } from '@/server/test-support/enquiry';
+import { deps, formData, request } from '@test/enquiry';
 
 const run = promisify(execFile);
 

@@ -48,7 +48,7 @@ describe('architecture', () => {
         ruleSet: { forbidden },
         tsPreCompilationDeps: true,
         tsConfig: { fileName: 'tsconfig.json' },
-        exclude: { path: ['\\.test\\.tsx?$', '^src/test/', 'node_modules'] },
+        exclude: { path: ['\\.test\\.tsx?$', 'node_modules'] },
         doNotFollow: { path: 'node_modules' },
       },
       { extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.json'] },

@@ -1,20 +1,20 @@
-import '@/server/test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { until } from '@/server/test-support/enquiry';
-import { startSmtpServer } from '@/server/test-support/smtp';
-import { enquiryValues, postEnquiry } from './support/contact-form';
-import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
-import { seedSiteData, type SiteData } from './support/site-data';
-import { demoEnv } from './support/demo-booking';
+import { until } from '@test/enquiry';
+import { startSmtpServer } from '@test/smtp';
+import { enquiryValues, postEnquiry } from '@test/contact-form';
+import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
+import { seedSiteData, type SiteData } from '@test/site-data';
+import { demoEnv } from '@test/demo-booking';
 import { openDatabase } from '@/server/db/client';
 import { bookDemo } from '@/server/demos/commands/book';
 import { freeSlots } from '@/server/demos/views/slots';
 import { bookingSettings } from '@/server/demos/rules';
 import { getEnv } from '@/server/env';
-import { addDemoLead } from '@/server/test-support/demo-lead';
+import { addDemoLead } from '@test/demo-lead';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { repoRoot } from './support/next-server';
+import { repoRoot } from '@test/next-server';
 
 const METRICS_TOKEN = 'metrics-token-for-the-alarm-test';
 /** The alarm threshold, set low: DELIVERY_ALERT_MINUTES takes fractions (0.05 min = 3 s). */

@@ -14,11 +14,11 @@ import { ACTION_BODY_LIMIT_BYTES } from '@/lib/http/request-limits';
 import { proofField } from '@/lib/proof-of-work';
 import { issueFormToken } from '@/server/contact/token';
 import { leads } from '@/server/db/schema';
-import { openTestDatabase, type TestDatabase } from '@/server/test-support/databases';
+import { openTestDatabase, type TestDatabase } from '@test/databases';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
-import { formBody, loadForm, type LoadedForm } from './support/contact-form';
-import { startProductionServer, type ProductionServer } from './support/next-server';
-import { expectRefusalPage, Histogram } from './support/refusal';
+import { formBody, loadForm, type LoadedForm } from '@test/contact-form';
+import { startProductionServer, type ProductionServer } from '@test/next-server';
+import { expectRefusalPage, Histogram } from '@test/refusal';
 
 /**
  * Bad requests: property-based fuzz of what a client can post to a real `next start` of the build

@@ -1,13 +1,13 @@
-import '@/server/test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { jobs, leads } from '@/server/db/schema';
-import { backends, openTestDatabase, type TestDatabase } from '@/server/test-support/databases';
-import { startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
-import { LEADS_TO, until } from '@/server/test-support/enquiry';
-import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
+import { backends, openTestDatabase, type TestDatabase } from '@test/databases';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
+import { LEADS_TO, until } from '@test/enquiry';
+import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
 
 /**
  * Fast submit: a visitor whose browser autofills the form and who presses Submit 1 s after the page

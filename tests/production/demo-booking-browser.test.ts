@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { pages as specPages } from '../../e2e/routes';
 import {
@@ -13,8 +13,8 @@ import {
   demoServerEnv,
   invitedStart,
   watchCspViolations,
-} from './support/demo-booking';
-import { startProductionServer, type ProductionServer } from './support/next-server';
+} from '@test/demo-booking';
+import { startProductionServer, type ProductionServer } from '@test/next-server';
 
 const NEW_YORK = 'America/New_York';
 /** Text only the picker's chunk holds: react-day-picker's class prefix and the picker's own label. */

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { honeypotField } from '@/lib/contact-fields';
-import { until } from '@/server/test-support/enquiry';
-import { startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
+import { until } from '@test/enquiry';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
-import { hiddenInputs } from './support/contact-form';
-import { axeViolations, demoServerEnv, invitedStart } from './support/demo-booking';
-import { startProductionServer, type ProductionServer } from './support/next-server';
+import { hiddenInputs } from '@test/contact-form';
+import { axeViolations, demoServerEnv, invitedStart } from '@test/demo-booking';
+import { startProductionServer, type ProductionServer } from '@test/next-server';
 
 const enquiry = {
   firstName: 'Asha',

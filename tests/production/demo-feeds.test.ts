@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '@/server/test-support/enquiry';
-import { enquiryValues, postEnquiry } from './support/contact-form';
-import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
+import { until } from '@test/enquiry';
+import { enquiryValues, postEnquiry } from '@test/contact-form';
+import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
 
 const HOUR = 60 * 60_000;
 const SECRET_PATH = '/private-7c3e9a/basic.ics';

@@ -5,17 +5,12 @@ import ICAL from 'ical.js';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { honeypotField } from '@/lib/contact-fields';
-import { until } from '@/server/test-support/enquiry';
-import {
-  freePort,
-  startSmtpServer,
-  type ReceivedMail,
-  type TestSmtpServer,
-} from '@/server/test-support/smtp';
+import { until } from '@test/enquiry';
+import { freePort, startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
-import { hiddenInputs } from './support/contact-form';
-import { axeViolations, axeViolationsWithoutScripts, demoServerEnv } from './support/demo-booking';
-import { startProductionServer, type ProductionServer } from './support/next-server';
+import { hiddenInputs } from '@test/contact-form';
+import { axeViolations, axeViolationsWithoutScripts, demoServerEnv } from '@test/demo-booking';
+import { startProductionServer, type ProductionServer } from '@test/next-server';
 
 /**
  * axe's violations on the page at 1280 and 375 px, one line each (without JavaScript, of its HTML

@@ -7,9 +7,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoBookings, leads } from '@/server/db/schema';
-import { openTestDatabase, type TestDatabase } from '@/server/test-support/databases';
-import { enquiryValues, hiddenInputs, loadForm, submitForm } from './support/contact-form';
-import { startProductionServer, type ProductionServer } from './support/next-server';
+import { openTestDatabase, type TestDatabase } from '@test/databases';
+import { enquiryValues, hiddenInputs, loadForm, submitForm } from '@test/contact-form';
+import { startProductionServer, type ProductionServer } from '@test/next-server';
 
 const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const VISITORS = 20;

@@ -1,12 +1,12 @@
-import '@/server/test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@/server/db/client';
 import { jobs } from '@/server/db/schema';
-import { backends } from '@/server/test-support/databases';
-import { until } from '@/server/test-support/enquiry';
-import { startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
-import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
-import { seedSiteData, type SiteData } from './support/site-data';
+import { backends } from '@test/databases';
+import { until } from '@test/enquiry';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
+import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
+import { seedSiteData, type SiteData } from '@test/site-data';
 
 const postgres = backends.find((backend) => backend.kind === 'postgres')!;
 

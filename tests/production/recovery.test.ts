@@ -1,12 +1,12 @@
-import '@/server/test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { backends, backendTitle } from '@/server/test-support/databases';
-import { until, validValues } from '@/server/test-support/enquiry';
-import { freePort, startSmtpServer } from '@/server/test-support/smtp';
-import { postEnquiry } from './support/contact-form';
-import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
-import { seedSiteData, type SiteData } from './support/site-data';
+import { backends, backendTitle } from '@test/databases';
+import { until, validValues } from '@test/enquiry';
+import { freePort, startSmtpServer } from '@test/smtp';
+import { postEnquiry } from '@test/contact-form';
+import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
+import { seedSiteData, type SiteData } from '@test/site-data';
 
 /**
  * The database's address as the site sees it: a TCP relay to the test PostgreSQL on `port`, which

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { URL_LIMIT_BYTES } from '@/lib/http/request-limits';
 import { parseProductId } from '@/lib/product-tab';
-import { startProductionServer, type ProductionServer } from './support/next-server';
-import { expectRefusalPage, Histogram } from './support/refusal';
+import { startProductionServer, type ProductionServer } from '@test/next-server';
+import { expectRefusalPage, Histogram } from '@test/refusal';
 
 /**
  * Property-based fuzz of route parameters and URLs against a real `next start` (seeded:

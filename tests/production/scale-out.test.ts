@@ -5,8 +5,8 @@ import { chromium, type Browser } from '@playwright/test';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalPaths } from '@/content/routes';
-import { freePort, startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
-import { openTestDatabase, type TestDatabase } from '@/server/test-support/databases';
+import { freePort, startSmtpServer, type TestSmtpServer } from '@test/smtp';
+import { openTestDatabase, type TestDatabase } from '@test/databases';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { like } from 'drizzle-orm';
 import { leads } from '@/server/db/schema';
@@ -16,11 +16,11 @@ import {
   postEnquiry,
   submitForm,
   type EnquiryResult,
-} from './support/contact-form';
-import { cspProblems } from './support/csp';
+} from '@test/contact-form';
+import { cspProblems } from '@test/csp';
 import { startEdge, type Edge } from '../../scripts/bench/nginx-edge.mjs';
-import { httpRequest } from './support/http';
-import { repoRoot, startProductionServer, type ProductionServer } from './support/next-server';
+import { httpRequest } from '@test/http';
+import { repoRoot, startProductionServer, type ProductionServer } from '@test/next-server';
 
 const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
 /** The edge's passive health check: an instance that failed is skipped this long (s). */

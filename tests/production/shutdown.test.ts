@@ -1,19 +1,19 @@
-import '@/server/test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { backends, backendTitle } from '@/server/test-support/databases';
-import { startSmtpServer } from '@/server/test-support/smtp';
-import { until } from '@/server/test-support/enquiry';
+import { backends, backendTitle } from '@test/databases';
+import { startSmtpServer } from '@test/smtp';
+import { until } from '@test/enquiry';
 import {
   logLines,
   repoRoot,
   startProductionServer,
   type ProductionServer,
-} from './support/next-server';
-import { seedSiteData, type SiteData } from './support/site-data';
+} from '@test/next-server';
+import { seedSiteData, type SiteData } from '@test/site-data';
 
 const run = promisify(execFile);
 const ENQUIRIES = 20;

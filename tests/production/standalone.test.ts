@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalPaths } from '@/content/routes';
-import { cspProblems } from './support/csp';
-import { enquiryValues, loadForm, postEnquiry, submitForm } from './support/contact-form';
-import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
-import { stageDockerApp } from './support/standalone';
+import { cspProblems } from '@test/csp';
+import { enquiryValues, loadForm, postEnquiry, submitForm } from '@test/contact-form';
+import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
+import { stageDockerApp } from '@test/standalone';
 
 /** The unprivileged user the server runs as when the test runs as root (root ignores `chmod a-w`). */
 const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;

@@ -5,13 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { honeypotField } from '@/lib/contact-fields';
-import { until } from '@/server/test-support/enquiry';
-import {
-  startWebhookReceiver,
-  type TestWebhookReceiver,
-} from '@/server/test-support/webhook-receiver';
-import { hiddenInputs } from './support/contact-form';
-import { logLines, startProductionServer, type ProductionServer } from './support/next-server';
+import { until } from '@test/enquiry';
+import { startWebhookReceiver, type TestWebhookReceiver } from '@test/webhook-receiver';
+import { hiddenInputs } from '@test/contact-form';
+import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 

@@ -1,4 +1,4 @@
-import '../test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { count, eq, sql } from 'drizzle-orm';
@@ -11,13 +11,8 @@ import {
 import { jobs as jobTable, leads, rateLimits } from '../db/schema';
 import { deleteLeadsByEmail, releaseSpam } from '../leads/operations';
 import { log } from '../log';
-import {
-  backends,
-  backendTitle,
-  openTestDatabase,
-  type TestDatabase,
-} from '../test-support/databases';
-import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
+import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import {
   LEADS_TO,
   TEST_SECRET,
@@ -28,7 +23,7 @@ import {
   testWorker,
   until,
   validValues,
-} from '../test-support/enquiry';
+} from '@test/enquiry';
 import { requeueFailed } from '../queue/operations';
 import { proofField } from '@/lib/proof-of-work';
 import { createFormChallenge } from './altcha';

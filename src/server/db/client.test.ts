@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import {
-  backends,
-  backendTitle,
-  openTestDatabase,
-  type TestDatabase,
-} from '../test-support/databases';
-import '../test-support/quiet-logs';
+import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
+import '@test/quiet-logs';
 
 const postgres = backends.find((backend) => backend.kind === 'postgres')!;
 

@@ -1,4 +1,4 @@
-import '../test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,18 +1,13 @@
-import '../test-support/quiet-logs';
+import '@test/quiet-logs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseWeeklyHours } from '@/lib/demo/hours';
 import { getEnv } from '../env';
 import { log } from '../log';
-import { addDemoLead } from '../test-support/demo-lead';
-import {
-  backends,
-  backendTitle,
-  openTestDatabase,
-  type TestDatabase,
-} from '../test-support/databases';
-import { until } from '../test-support/enquiry';
+import { addDemoLead } from '@test/demo-lead';
+import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
+import { until } from '@test/enquiry';
 import { bookDemo } from './commands/book';
 import type { BookingSettings } from './types';
 import { freeSlots } from './views/slots';

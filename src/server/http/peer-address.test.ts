@@ -1,4 +1,4 @@
-import '../test-support/quiet-logs';
+import '@test/quiet-logs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

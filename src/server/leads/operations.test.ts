@@ -1,15 +1,10 @@
-import '../test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { jobs, leads, rateLimits } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
-import {
-  backends,
-  backendTitle,
-  openTestDatabase,
-  type TestDatabase,
-} from '../test-support/databases';
-import { deps, formData, request } from '../test-support/enquiry';
+import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
+import { deps, formData, request } from '@test/enquiry';
 import { csvCell } from './csv';
 import {
   deleteLeadsByEmail,

@@ -1,14 +1,9 @@
-import '../test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { jobs } from '../db/schema';
-import {
-  backends,
-  backendTitle,
-  openTestDatabase,
-  type TestDatabase,
-} from '../test-support/databases';
+import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { claimNext, markRetry, markSent, releaseAllClaims, renewClaim } from './claims';
 import { enqueue } from './enqueue';
 import { defineJob, handle } from './job';

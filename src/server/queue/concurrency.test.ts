@@ -1,4 +1,4 @@
-import '../test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -10,9 +10,9 @@ import {
   openSecondHandle,
   openTestDatabase,
   type TestDatabase,
-} from '../test-support/databases';
-import { deps, formData, request, testWorker } from '../test-support/enquiry';
-import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
+} from '@test/databases';
+import { deps, formData, request, testWorker } from '@test/enquiry';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(backendTitle('concurrent submissions', backend), () => {

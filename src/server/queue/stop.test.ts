@@ -1,15 +1,10 @@
-import '../test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
-import {
-  backends,
-  backendTitle,
-  openTestDatabase,
-  type TestDatabase,
-} from '../test-support/databases';
-import { deps, formData, request, testWorker, until } from '../test-support/enquiry';
-import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
+import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
+import { deps, formData, request, testWorker, until } from '@test/enquiry';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(backendTitle('stopping the queue worker', backend), () => {

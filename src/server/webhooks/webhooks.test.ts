@@ -1,4 +1,4 @@
-import '../test-support/quiet-logs';
+import '@test/quiet-logs';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inArray } from 'drizzle-orm';
@@ -17,10 +17,10 @@ import {
   openSecondHandle,
   openTestDatabase,
   type TestDatabase,
-} from '../test-support/databases';
-import { deps, formData, request, testWorker, until, validValues } from '../test-support/enquiry';
-import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp';
-import { startWebhookReceiver, type TestWebhookReceiver } from '../test-support/webhook-receiver';
+} from '@test/databases';
+import { deps, formData, request, testWorker, until, validValues } from '@test/enquiry';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
+import { startWebhookReceiver, type TestWebhookReceiver } from '@test/webhook-receiver';
 import { webhookId } from './sender';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;

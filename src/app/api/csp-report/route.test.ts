@@ -1,4 +1,4 @@
-import '@/server/test-support/quiet-logs';
+import '@test/quiet-logs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { log } from '@/server/log';
 import { POST } from './route';

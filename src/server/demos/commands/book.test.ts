@@ -1,4 +1,4 @@
-import '../../test-support/quiet-logs';
+import '@test/quiet-logs';
 import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
 import { and, eq, sql } from 'drizzle-orm';
@@ -15,10 +15,10 @@ import {
   openSecondHandle,
   openTestDatabase,
   type TestDatabase,
-} from '../../test-support/databases';
-import { LEADS_FROM, LEADS_TO, fastRetry, until } from '../../test-support/enquiry';
-import { addDemoLead } from '../../test-support/demo-lead';
-import { startSmtpServer, type TestSmtpServer } from '../../test-support/smtp';
+} from '@test/databases';
+import { LEADS_FROM, LEADS_TO, fastRetry, until } from '@test/enquiry';
+import { addDemoLead } from '@test/demo-lead';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { demoMailJob, sendDemoMail } from '../mails/mail-jobs';
 import type { BookingSettings } from '../types';
 import { freeSlots } from '../views/slots';

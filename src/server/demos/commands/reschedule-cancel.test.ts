@@ -1,4 +1,4 @@
-import '../../test-support/quiet-logs';
+import '@test/quiet-logs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
 import { and, eq, like, or, sql } from 'drizzle-orm';
@@ -17,13 +17,10 @@ import {
   openSecondHandle,
   openTestDatabase,
   type TestDatabase,
-} from '../../test-support/databases';
-import { LEADS_FROM, LEADS_TO, fastRetry, testWorker, until } from '../../test-support/enquiry';
-import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../../test-support/smtp';
-import {
-  startWebhookReceiver,
-  type TestWebhookReceiver,
-} from '../../test-support/webhook-receiver';
+} from '@test/databases';
+import { LEADS_FROM, LEADS_TO, fastRetry, testWorker, until } from '@test/enquiry';
+import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
+import { startWebhookReceiver, type TestWebhookReceiver } from '@test/webhook-receiver';
 import { demoMailJob, sendDemoMail } from '../mails/mail-jobs';
 import type { BookingSettings, DemoBooking, DemoEvent } from '../types';
 import { freeSlots } from '../views/slots';

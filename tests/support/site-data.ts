@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { submitEnquiry } from '@/server/contact/submit';
 import { openDatabase, type Database } from '@/server/db/client';
-import { openTestDatabase } from '@/server/test-support/databases';
-import { deps, formData, request, TEST_SECRET, LEADS_TO } from '@/server/test-support/enquiry';
+import { openTestDatabase } from '@test/databases';
+import { deps, formData, request, TEST_SECRET, LEADS_TO } from '@test/enquiry';
 
 /** Where a production server under test keeps its enquiries, with the environment that points it there. */
 export type SiteData = {

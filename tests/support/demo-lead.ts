@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db';
-import { leads } from '../db/schema';
+import type { Db } from '@/server/db';
+import { leads } from '@/server/db/schema';
 
 /**
  * Stores an enquiry that asked for a demo (`NH-TEST<index>`, visitor `index`), accepted or

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from '@/server/test-support/smtp';
+import { freePort } from '@test/smtp';
 
 /** Repository root (where `.next` and `node_modules` are). */
-export const repoRoot = path.resolve(import.meta.dirname, '../../..');
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 /** A production server started by a test, with what it printed. */
 export type ProductionServer = {

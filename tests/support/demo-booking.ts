@@ -1,8 +1,8 @@
 import ICAL from 'ical.js';
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
-import { until } from '@/server/test-support/enquiry';
-import type { TestSmtpServer } from '@/server/test-support/smtp';
+import { until } from '@test/enquiry';
+import type { TestSmtpServer } from '@test/smtp';
 
 /** The WCAG 2.0, 2.1 and 2.2 rules of levels A and AA (as e2e/a11y.spec.ts). */
 export const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];

@@ -4,20 +4,20 @@ import {
   honeypotField,
   type ContactValues,
 } from '@/lib/contact-schema';
-import type { Db } from '../db/client';
-import type { SubmissionDeps, SubmissionRequest } from '../contact/submit';
-import { issueFormToken } from '../contact/token';
+import type { Db } from '@/server/db/client';
+import type { SubmissionDeps, SubmissionRequest } from '@/server/contact/submit';
+import { issueFormToken } from '@/server/contact/token';
 import {
   enquiryEmailJob,
   enquiryWebhookJob,
   postEnquiryWebhook,
   sendEnquiryEmail,
-} from '../contact/deliveries';
-import { demoWebhookJob, postDemoEvent } from '../demos/webhook-events';
-import { createSmtpSender } from '../email/transport';
-import { handle, type Registration } from '../queue/job';
-import { createWorker, type WorkerOptions } from '../queue/worker';
-import { createWebhookPoster } from '../webhooks/sender';
+} from '@/server/contact/deliveries';
+import { demoWebhookJob, postDemoEvent } from '@/server/demos/webhook-events';
+import { createSmtpSender } from '@/server/email/transport';
+import { handle, type Registration } from '@/server/queue/job';
+import { createWorker, type WorkerOptions } from '@/server/queue/worker';
+import { createWebhookPoster } from '@/server/webhooks/sender';
 
 /** The secret tests sign tokens with. */
 export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';

@@ -1,4 +1,4 @@
-import { decode, parseForm } from '../../../scripts/bench/enquiries.mjs';
+import { decode, parseForm } from '../../scripts/bench/enquiries.mjs';
 import { httpRequest } from './http';
 
 /** What a visitor types into the contact form (field names as the form's inputs). */
