@@ -132,25 +132,6 @@ export async function markFailed(db: Db, claim: Claim, error: string): Promise<b
 }
 
 /**
- * Hands the job of `claim` back unsent (the worker stops before running it): pending, due now,
- * its attempt not counted. False when the claim was lost.
- */
-export async function releaseClaim(db: Db, claim: Claim): Promise<boolean> {
-  const rows = await db
-    .update(jobs)
-    .set({
-      status: 'pending',
-      attempts: sql`${jobs.attempts} - 1`,
-      runAt: sql`now()`,
-      claimToken: null,
-      lockedUntil: null,
-    })
-    .where(held(claim))
-    .returning({ id: jobs.id });
-  return rows.length > 0;
-}
-
-/**
  * Hands back every claim on the database at once (pending, due now): for a process that knows no
  * other worker can exist, i.e. PGlite, which one process owns, after a restart that followed a
  * crash. Returns how many claims were released.
