@@ -17,6 +17,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/*.test.ts'],
     environment: 'node',
     setupFiles: ['./src/test/setup.ts'],
+    // A throwaway certificate trusted by the test processes (NODE_EXTRA_CA_CERTS), for HTTPS servers.
+    globalSetup: ['./src/test/tls-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
