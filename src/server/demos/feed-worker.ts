@@ -1,6 +1,7 @@
-// No `import 'server-only'` here: this file is a worker thread's entry, bundled by Next.js as its own
-// chunk (`new Worker(new URL(…))` in feeds.ts) and run outside React's module graph, where that
-// guard's default export throws; nothing imports it, so it cannot reach a browser bundle.
+// No `import 'server-only'` here: this file is a worker thread's entry, never imported (so it cannot
+// reach a browser bundle). Next.js bundles it as its own chunk (`new Worker(new URL(…))` in
+// feeds.ts); under Vitest plain Node runs it through tsx, without the react-server condition, where
+// that guard's default entry throws.
 import { parentPort, workerData } from 'node:worker_threads';
 import { busyIntervals, TooManyInstancesError } from '@/lib/demo/busy';
 import type { FeedParseRequest, FeedParseResult } from './types';
