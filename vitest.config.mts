@@ -18,6 +18,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/*.test.ts'],
     environment: 'node',
     setupFiles: ['./tests/support/setup.ts'],
+    // A throwaway certificate trusted by the test processes (NODE_EXTRA_CA_CERTS), for HTTPS servers.
+    globalSetup: ['./tests/support/tls-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { busyIntervals } from './busy';
+import { busyIntervals, mergeIntervals, TooManyInstancesError } from './busy';
 import { parseWeeklyHours } from './hours';
 import { computeSlots, type DemoRules, type HostCalendar } from './slots';
 
@@ -156,6 +156,90 @@ describe('busyIntervals (issue 16: busy times from iCalendar feeds)', () => {
     ['an event without a valid start', feed([['DTSTART:tomorrow', 'DTEND:20260306T060000Z']])],
   ])('refuses %s', (_name, text) => {
     expect(() => busyIntervals(text, window, 'Asia/Kolkata')).toThrow();
+  });
+});
+
+describe('busyIntervals: caps and merging', () => {
+  it('merges overlapping and touching events into one interval', () => {
+    const ics = feed([
+      ['DTSTART:20260306T050000Z', 'DTEND:20260306T070000Z'],
+      ['DTSTART:20260306T060000Z', 'DTEND:20260306T063000Z'],
+      ['DTSTART:20260306T070000Z', 'DTEND:20260306T080000Z'],
+      ['DTSTART:20260306T090000Z', 'DTEND:20260306T100000Z'],
+    ]);
+    expect(busyOf(ics)).toEqual([
+      '2026-03-06T05:00Z/2026-03-06T08:00Z',
+      '2026-03-06T09:00Z/2026-03-06T10:00Z',
+    ]);
+  });
+
+  it.each([
+    {
+      name: 'an unbounded FREQ=MINUTELY invitation (past the recurrence engine’s iteration limit)',
+      lines: ['DTSTART:20260301T000000Z', 'DTEND:20260301T000030Z', 'RRULE:FREQ=MINUTELY'],
+      maxInstances: 5_000,
+    },
+    {
+      name: 'an hourly rule with 480 instances in the window (cap 400)',
+      lines: ['DTSTART:20260301T000000Z', 'DTEND:20260301T000500Z', 'RRULE:FREQ=HOURLY;COUNT=600'],
+      maxInstances: 400,
+    },
+  ])('refuses a feed over its instance cap: $name', ({ lines, maxInstances }) => {
+    const started = performance.now();
+    expect(() => busyIntervals(feed([lines]), window, 'Asia/Kolkata', maxInstances)).toThrow(
+      TooManyInstancesError,
+    );
+    console.log(`over the cap after ${Math.round(performance.now() - started)} ms`);
+  });
+
+  it('keeps a feed at its cap: 20 daily instances with a cap of 20', () => {
+    const ics = feed([
+      ['DTSTART:20260301T050000Z', 'DTEND:20260301T060000Z', 'RRULE:FREQ=DAILY;COUNT=40'],
+    ]);
+    expect(busyIntervals(ics, window, 'Asia/Kolkata', 20)).toHaveLength(20);
+    expect(() => busyIntervals(ics, window, 'Asia/Kolkata', 19)).toThrow(TooManyInstancesError);
+  });
+});
+
+describe('mergeIntervals', () => {
+  it.each([
+    { name: 'nothing', lists: [], expected: [] },
+    { name: 'one empty list', lists: [[]], expected: [] },
+    {
+      name: 'two feeds interleaved, one interval inside another, touching ends joined',
+      lists: [
+        [
+          { start: 0, end: 10 },
+          { start: 30, end: 40 },
+        ],
+        [
+          { start: 2, end: 5 },
+          { start: 10, end: 12 },
+          { start: 50, end: 60 },
+        ],
+      ],
+      expected: [
+        { start: 0, end: 12 },
+        { start: 30, end: 40 },
+        { start: 50, end: 60 },
+      ],
+    },
+  ])('$name', ({ lists, expected }) => {
+    expect(mergeIntervals(lists)).toEqual(expected);
+  });
+
+  it('takes 200,000 intervals (more than a spread into arguments survives) without a RangeError', () => {
+    const many = Array.from({ length: 200_000 }, (_, i) => ({ start: i * 10, end: i * 10 + 5 }));
+    const merged = mergeIntervals([many, [{ start: 0, end: 2_000_000 }]]);
+    expect(merged).toEqual([{ start: 0, end: 2_000_000 }]);
+    expect(mergeIntervals([many])).toHaveLength(200_000);
+  });
+
+  it('leaves its inputs as they were', () => {
+    const a = [{ start: 5, end: 10 }];
+    const b = [{ start: 0, end: 6 }];
+    mergeIntervals([a, b]);
+    expect([a, b]).toEqual([[{ start: 5, end: 10 }], [{ start: 0, end: 6 }]]);
   });
 });
 

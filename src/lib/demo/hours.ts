@@ -65,7 +65,7 @@ export function parseWeeklyHours(text: string): WeeklyHours {
     const [days, ...windows] = group.split(/\s+/);
     if (windows.length === 0) throw new Error(`DEMO_HOURS: "${group}" names no time window.`);
     const parsed = windows.map((spec) => parseWindow(spec, group));
-    for (const day of parseDays(days!, group)) week[day]!.push(...parsed);
+    for (const day of parseDays(days!, group)) for (const range of parsed) week[day]!.push(range);
   }
   for (const [day, windows] of week.entries()) {
     windows.sort((a, b) => a.start - b.start);

@@ -1,13 +1,19 @@
 import '@test/quiet-logs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
+import type { Server } from 'node:https';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseWeeklyHours } from '@/lib/demo/hours';
 import { getEnv } from '../env';
 import { log } from '../log';
 import { addDemoLead } from '@test/demo-lead';
-import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
+import {
+  backends,
+  backendTitle,
+  openTestDatabase,
+  type TestDatabase,
+} from '@test/databases';
 import { until } from '@test/enquiry';
+import { runCertificate, startHttpsServer } from '@test/https';
 import { bookDemo } from './commands/book';
 import type { BookingSettings } from './types';
 import { freeSlots } from './views/slots';
@@ -41,28 +47,75 @@ const meeraCalendar = [
   '',
 ].join('\r\n');
 
+/** A calendar of one event at `rule` from 1 March 2026, 30 s long (an invitation anyone can send). */
+const floodCalendar = (rule: string) =>
+  [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Nirmaya tests//EN',
+    'BEGIN:VEVENT',
+    'UID:flood@test',
+    'DTSTAMP:20260101T000000Z',
+    'DTSTART:20260301T000000Z',
+    'DTEND:20260301T000030Z',
+    `RRULE:${rule}`,
+    'SUMMARY:Quick sync',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+
+/** Every minute, for ever: past the recurrence engine's iteration limit over the window. */
+const minutely = floodCalendar('FREQ=MINUTELY');
+/** 86,400 instances a day, in few iterations: expanding it outlasts any parse time cap. */
+const everySecond = floodCalendar(
+  `FREQ=DAILY;BYHOUR=${[...Array(24).keys()].join(',')};BYMINUTE=${[...Array(60).keys()].join(',')};BYSECOND=${[...Array(60).keys()].join(',')}`,
+);
+
 /**
- * A real calendar server on an ephemeral loopback port. `/secret-…/meera.ics` answers the feed, or
- * 503 while `down`; `/redirect` sends there; `/login` is an HTML page; `/huge` streams 64 KB without
- * a length; every request is counted by path.
+ * A real calendar server over HTTPS (the run's test certificate) on an ephemeral loopback port.
+ * `/secret-…/meera.ics` answers the feed, or 503 while `down`; `/redirect` sends there;
+ * `/redirect-http` sends to an `http:` address; `/login` is an HTML page; `/huge` streams 64 KB
+ * without a length; `/minutely` and `/every-second` are flooded calendars; every request is
+ * counted by path.
  */
-type CalendarServer = { origin: string; down: boolean; hits: Map<string, number>; server: Server };
+type CalendarServer = {
+  origin: string;
+  down: boolean;
+  /** Meera's feed answers the minutely flood instead of her calendar. */
+  flooded: boolean;
+  hits: Map<string, number>;
+  server: Server;
+};
 
 async function startCalendarServer(): Promise<CalendarServer> {
+  const { server, origin } = await startHttpsServer(runCertificate());
   const calendars: CalendarServer = {
-    origin: '',
+    origin,
     down: false,
+    flooded: false,
     hits: new Map(),
-    server: createServer(),
+    server,
   };
   calendars.server.on('request', (request, response) => {
     const path = request.url ?? '';
     calendars.hits.set(path, (calendars.hits.get(path) ?? 0) + 1);
     if (path === '/secret-5b1f0c/meera.ics') {
       if (calendars.down) response.writeHead(503).end('Service Unavailable');
-      else response.writeHead(200, { 'content-type': 'text/calendar' }).end(meeraCalendar);
+      else
+        response
+          .writeHead(200, { 'content-type': 'text/calendar' })
+          .end(calendars.flooded ? minutely : meeraCalendar);
     } else if (path === '/redirect') {
       response.writeHead(302, { location: '/secret-5b1f0c/meera.ics' }).end();
+    } else if (path === '/redirect-http') {
+      const insecure = new URL('/secret-5b1f0c/meera.ics', calendars.origin);
+      insecure.protocol = 'http:';
+      response.writeHead(302, { location: insecure.href }).end();
+    } else if (path === '/minutely' || path === '/every-second') {
+      response
+        .writeHead(200, { 'content-type': 'text/calendar' })
+        .end(path === '/minutely' ? minutely : everySecond);
     } else if (path === '/login') {
       response
         .writeHead(200, { 'content-type': 'text/html' })
@@ -73,8 +126,6 @@ async function startCalendarServer(): Promise<CalendarServer> {
       response.end();
     } else response.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => calendars.server.listen(0, '127.0.0.1', resolve));
-  calendars.origin = `http://127.0.0.1:${(calendars.server.address() as AddressInfo).port}`;
   return calendars;
 }
 
@@ -84,7 +135,7 @@ async function deadUrl(): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}/secret-9d2e44/ravi.ics`;
+  return `https://127.0.0.1:${port}/secret-9d2e44/ravi.ics`;
 }
 
 let calendars: CalendarServer;
@@ -108,6 +159,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   calendars.down = false;
+  calendars.flooded = false;
   warn.mockClear();
   info.mockClear();
 });
@@ -229,13 +281,14 @@ for (const backend of backends) {
 }
 
 describe('demo busy feeds: fetching', () => {
-  const cacheOf = (urls: string[], maxBytes?: number) =>
+  const cacheOf = (urls: string[], maxBytes?: number, parseTimeoutMs?: number) =>
     createFeedCache({
       urls,
       bookingDays: 3,
       maxAgeMs: 6 * HOUR,
       timeZone: 'Asia/Kolkata',
       maxBytes,
+      parseTimeoutMs,
     });
 
   it('follows a redirect to the feed', async () => {
@@ -250,12 +303,70 @@ describe('demo busy feeds: fetching', () => {
     { path: '/login', reason: 'invalid_calendar' },
     { path: '/huge', reason: 'too_large' },
     { path: '/missing', reason: 'http_status' },
+    { path: '/redirect-http', reason: 'insecure_url' },
+    { path: '/minutely', reason: 'too_many_instances' },
   ])('refuses $path ($reason): the host stays unknown', async ({ path, reason }) => {
     const url = `${calendars.origin}${path}`;
     const cache = cacheOf([url], 32 * 1024);
     await cache.refresh(now);
     expect(cache.busyOf([url], now)).toBeNull();
     expect(logged(warn, 'demo.feed_failed').map((record) => record.reason)).toEqual([reason]);
+  });
+
+  it('refuses an http: feed without fetching it', async () => {
+    const url = `${calendars.origin.replace('https:', 'http:')}/secret-5b1f0c/meera.ics`;
+    const before = calendars.hits.get('/secret-5b1f0c/meera.ics') ?? 0;
+    const cache = cacheOf([url]);
+    await cache.refresh(now);
+    expect(cache.busyOf([url], now)).toBeNull();
+    expect(calendars.hits.get('/secret-5b1f0c/meera.ics') ?? 0).toBe(before);
+    expect(logged(warn, 'demo.feed_failed').map((record) => record.reason)).toEqual([
+      'insecure_url',
+    ]);
+  });
+
+  it('keeps the last good copy of a feed that turns hostile (over its instance cap), then drops it', async () => {
+    const cache = cacheOf([meeraFeed]);
+    await cache.refresh(now);
+    calendars.flooded = true;
+    await cache.refresh(now + HOUR);
+    expect(cache.busyOf([meeraFeed], now + HOUR)).toEqual([
+      { start: friday10, end: friday10 + 3 * HOUR },
+    ]);
+    expect(cache.busyOf([meeraFeed], now + 6 * HOUR + 1)).toBeNull();
+    expect(logged(warn, 'demo.feed_failed').map((record) => [record.reason, record.limit])).toEqual(
+      [['too_many_instances', 5_000]],
+    );
+  });
+
+  it('parses off the event loop: a feed that outlasts its parse time is dropped, the event loop stays free, the other feed is read', async () => {
+    const flood = `${calendars.origin}/every-second`;
+    const cache = cacheOf([flood, meeraFeed], undefined, 2_000);
+    // The event loop's lag, sampled every 10 ms while the feeds are fetched and parsed.
+    let worstLagMs = 0;
+    let last = performance.now();
+    const sampler = setInterval(() => {
+      const at = performance.now();
+      worstLagMs = Math.max(worstLagMs, at - last - 10);
+      last = at;
+    }, 10);
+    const started = performance.now();
+    await cache.refresh(now);
+    const refreshMs = performance.now() - started;
+    clearInterval(sampler);
+    console.log(
+      `flooded feed refused after ${Math.round(refreshMs)} ms (parse cap 2000 ms); worst event-loop lag meanwhile ${Math.round(worstLagMs)} ms`,
+    );
+    expect(cache.busyOf([flood], now)).toBeNull();
+    expect(cache.busyOf([meeraFeed], now)).toEqual([{ start: friday10, end: friday10 + 3 * HOUR }]);
+    expect(refreshMs).toBeLessThan(10_000);
+    // Parsed on the loop, this feed would block it for the whole parse cap (2 s), then some.
+    expect(worstLagMs).toBeLessThan(500);
+    const failed = logged(warn, 'demo.feed_failed');
+    expect(failed.map((record) => [record.reason, record.limit])).toEqual([
+      ['parse_timeout', 2_000],
+    ]);
+    expect(JSON.stringify(failed)).not.toContain('every-second');
   });
 
   it('starts with the server when a host has feeds, and stops', async () => {

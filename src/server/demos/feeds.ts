@@ -1,17 +1,23 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { busyIntervals } from '@/lib/demo/busy';
+import { Worker } from 'node:worker_threads';
+import { MAX_FEED_INSTANCES, mergeIntervals } from '@/lib/demo/busy';
 import type { Interval } from '@/lib/demo/slots';
 import type { Env } from '../env';
 import { errorFacts, log } from '../log';
 import { isBookingOn } from './rules';
-import type { BusyFeeds } from './types';
+import type { BusyFeeds, FeedParseRequest, FeedParseResult } from './types';
 
 /**
  * The hosts' busy times from their iCalendar feeds (`busyFeeds` of `DEMO_HOSTS`), fetched
  * in the background and kept in memory by each instance (no table: every instance of a
  * scale-out fetches on its own). A feed's last good copy holds `DEMO_FEED_MAX_AGE_HOURS`; a host
  * with a feed that never answered, or whose copy is older, offers nothing.
+ *
+ * Anyone can put an event into a host's feed (an invitation sent to the host's public address), so
+ * a feed is untrusted input: fetched over `https:` only, parsed in a worker thread (never on the
+ * event loop that answers pages) with caps on its instances, its parse time and its memory; a feed
+ * over a cap counts as a failed fetch, for its host only.
  */
 
 /** How often every feed is fetched again (ms): 10 minutes (docs/demo-booking.md). */
@@ -20,6 +26,12 @@ export const FEED_REFRESH_MS = 10 * 60_000;
 const FEED_TIMEOUT_MS = 10_000;
 /** Largest feed read (bytes): 5 MB, years of a busy calendar. */
 const FEED_MAX_BYTES = 5 * 1024 * 1024;
+/** How long parsing one feed may take (ms) before its worker is terminated: 5 s. */
+const FEED_PARSE_TIMEOUT_MS = 5_000;
+/** Heap of a parse worker (MB): a 5 MB feed parses in far less; a runaway expansion stops here. */
+const FEED_PARSE_HEAP_MB = 256;
+/** Redirects followed per fetch, each to an `https:` address only. */
+const FEED_MAX_REDIRECTS = 5;
 const DAY_MS = 24 * 60 * 60_000;
 
 /** An in-memory cache of feeds, refreshed by whoever owns it (the refresher, or a test). */
@@ -43,15 +55,28 @@ export type FeedCacheOptions = {
   timeoutMs?: number;
   /** Body size cap (bytes); default 5 MB. */
   maxBytes?: number;
+  /** Parse time cap per feed (ms); default 5 s. */
+  parseTimeoutMs?: number;
+  /** Most busy instances per feed in the window; default MAX_FEED_INSTANCES (5,000). */
+  maxInstances?: number;
 };
 
 /** Why a fetch gave no copy, logged with `demo.feed_failed` (never the URL: it is a secret). */
 class FeedError extends Error {
   constructor(
-    readonly reason: 'http_status' | 'too_large' | 'invalid_calendar',
+    readonly reason:
+      | 'insecure_url'
+      | 'too_many_redirects'
+      | 'http_status'
+      | 'too_large'
+      | 'invalid_calendar'
+      | 'too_many_instances'
+      | 'parse_timeout'
+      | 'parse_failed',
     readonly status?: number,
+    options?: ErrorOptions,
   ) {
-    super(reason);
+    super(reason, options);
     this.name = 'FeedError';
   }
 }
@@ -86,44 +111,121 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * GETs `url`, following up to FEED_MAX_REDIRECTS redirects, each only to an `https:` address (a feed's
+ * secret must never travel in clear text, nor a fetch be steered to another scheme).
+ * @returns the final response (any status; its body unread)
+ * @throws FeedError `insecure_url` for a non-`https:` address or redirect target,
+ * `too_many_redirects`; fetch's own errors (network, timeout, abort)
+ */
+async function fetchHttps(url: string, signal: AbortSignal): Promise<Response> {
+  let target = new URL(url);
+  for (let hops = 0; ; hops++) {
+    if (target.protocol !== 'https:') throw new FeedError('insecure_url');
+    const response = await fetch(target, {
+      headers: { accept: 'text/calendar, */*;q=0.5' },
+      redirect: 'manual',
+      signal,
+    });
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel();
+    if (hops === FEED_MAX_REDIRECTS) throw new FeedError('too_many_redirects');
+    target = new URL(location, target);
+  }
+}
+
+/**
+ * The merged busy intervals of one feed's text, computed by busyIntervals in a worker thread
+ * (feed-worker.ts) so that the event loop keeps answering requests meanwhile. The worker is
+ * terminated after `timeoutMs`, or when `signal` aborts; its heap is capped at FEED_PARSE_HEAP_MB.
+ * @throws FeedError `too_many_instances` (more than `request.maxInstances` in the window),
+ * `invalid_calendar`, `parse_timeout`, or `parse_failed` (the worker died, e.g. out of memory)
+ */
+function parseInWorker(
+  request: FeedParseRequest,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<Interval[]> {
+  return new Promise((resolve, reject) => {
+    // Next.js bundles the entry as its own chunk and resolves it from the calling chunk's directory.
+    const worker = new Worker(new URL('./feed-worker.ts', import.meta.url), {
+      workerData: request,
+      resourceLimits: { maxOldGenerationSizeMb: FEED_PARSE_HEAP_MB },
+      // Outside Next.js (Vitest, tsx scripts) the entry is this folder's TypeScript source, which
+      // Node 20 runs only through tsx's require hook; Next.js sets NEXT_RUNTIME and bundles it.
+      execArgv: process.env.NEXT_RUNTIME ? undefined : ['--require', 'tsx/cjs'],
+    });
+    worker.unref();
+    let settled = false;
+    const settle = (error: FeedError | null, busy?: Interval[]) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      if (error) reject(error);
+      else resolve(busy!);
+    };
+    const onAbort = () => settle(new FeedError('parse_failed'));
+    const timer = setTimeout(() => settle(new FeedError('parse_timeout')), timeoutMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+    worker.once('message', (result: FeedParseResult) =>
+      result.ok ? settle(null, result.busy) : settle(new FeedError(result.reason)),
+    );
+    worker.once('error', (error) =>
+      settle(new FeedError('parse_failed', undefined, { cause: error })),
+    );
+    worker.once('exit', () => settle(new FeedError('parse_failed')));
+  });
+}
+
 type FeedState = { copy?: { busy: Interval[]; fetchedAt: number }; failing?: boolean };
 
 /**
  * A feed cache over `options.urls`; nothing is fetched until `refresh`. Each refresh fetches every
- * distinct URL (GET, redirects followed up to fetch's own limit of 20, `timeoutMs`, `maxBytes`),
- * parses it with busyIntervals over [now - 1 day, now + bookingDays + 1 days + max age] (so a copy
- * still covers the booking window at the end of its allowed age) and keeps it as the last good
- * copy with its fetch time. A failure (network, timeout, non-2xx, too large, not an iCalendar)
- * keeps the previous copy; it is logged as `demo.feed_failed` (warn), and the next success as
- * `demo.feed_recovered` (info), once per transition.
+ * distinct URL (GET over `https:` only, up to FEED_MAX_REDIRECTS redirects, each to `https:` only,
+ * `timeoutMs`, `maxBytes`), parses it in a worker thread (parseInWorker: one feed at a time,
+ * `parseTimeoutMs`, `maxInstances`) over [now - 1 day, now + bookingDays + 1 days + max age] (so a
+ * copy still covers the booking window at the end of its allowed age) and keeps it as the last good
+ * copy with its fetch time. A failure (not `https:`, network, timeout, non-2xx, too large, not an
+ * iCalendar, over a parse cap) keeps the previous copy; it is logged as `demo.feed_failed` (warn,
+ * with its `reason`, never the URL), and the next success as `demo.feed_recovered` (info), once per
+ * transition.
  */
 export function createFeedCache(options: FeedCacheOptions): FeedCache {
   const { bookingDays, maxAgeMs, timeZone } = options;
   const timeoutMs = options.timeoutMs ?? FEED_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? FEED_MAX_BYTES;
+  const parseTimeoutMs = options.parseTimeoutMs ?? FEED_PARSE_TIMEOUT_MS;
+  const maxInstances = options.maxInstances ?? MAX_FEED_INSTANCES;
   const feeds = new Map<string, FeedState>(options.urls.map((url) => [url, {}]));
   const closing = new AbortController();
   let refreshing: Promise<void> | undefined;
+  /** The parse queue: one worker at a time, so that feeds never take every core from the server. */
+  let parsing: Promise<unknown> = Promise.resolve();
 
   async function fetchFeed(url: string, state: FeedState, now: number): Promise<void> {
     try {
-      const response = await fetch(url, {
-        headers: { accept: 'text/calendar, */*;q=0.5' },
-        redirect: 'follow',
-        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), closing.signal]),
-      });
+      const response = await fetchHttps(
+        url,
+        AbortSignal.any([AbortSignal.timeout(timeoutMs), closing.signal]),
+      );
       if (!response.ok) {
         await response.body?.cancel();
         throw new FeedError('http_status', response.status);
       }
       const text = await readCapped(response, maxBytes);
       const window = { start: now - DAY_MS, end: now + (bookingDays + 1) * DAY_MS + maxAgeMs };
-      let busy: Interval[];
-      try {
-        busy = busyIntervals(text, window, timeZone);
-      } catch {
-        throw new FeedError('invalid_calendar');
-      }
+      const parsed = parsing.then(() =>
+        parseInWorker(
+          { ics: text, window, timeZone, maxInstances },
+          parseTimeoutMs,
+          closing.signal,
+        ),
+      );
+      parsing = parsed.catch(() => undefined);
+      const busy = await parsed;
       state.copy = { busy, fetchedAt: now };
       if (state.failing) log.info({ event: 'demo.feed_recovered', ...feedFacts(url) });
       state.failing = false;
@@ -136,7 +238,17 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
         event: 'demo.feed_failed',
         ...feedFacts(url),
         ...(error instanceof FeedError
-          ? { reason: error.reason, status: error.status }
+          ? {
+              reason: error.reason,
+              status: error.status,
+              cause,
+              limit:
+                error.reason === 'too_many_instances'
+                  ? maxInstances
+                  : error.reason === 'parse_timeout'
+                    ? parseTimeoutMs
+                    : undefined,
+            }
           : { reason: 'fetch', error: errorFacts(error), cause }),
         lastGoodAt: state.copy ? new Date(state.copy.fetchedAt).toISOString() : null,
       });
@@ -153,13 +265,13 @@ export function createFeedCache(options: FeedCacheOptions): FeedCache {
       return refreshing;
     },
     busyOf(urls, now) {
-      const busy: Interval[] = [];
+      const copies: Interval[][] = [];
       for (const url of urls) {
         const copy = feeds.get(url)?.copy;
         if (!copy || now - copy.fetchedAt > maxAgeMs) return null;
-        busy.push(...copy.busy);
+        copies.push(copy.busy);
       }
-      return busy;
+      return mergeIntervals(copies);
     },
     close() {
       closing.abort();

@@ -35,4 +35,13 @@ describe('demo booking rules (the DEMO_* variables)', () => {
     expect(isBookingOn(alone)).toBe(false);
     expect(bookingSettings(env({ DEMO_MAX_PER_DAY: '2' })).rules.maxPerDay).toBe(2);
   });
+
+  it('accepts busy feeds over https: only, with a message that says so', () => {
+    const feed = 'https://calendar.example/private-1f2e/basic.ics';
+    expect(
+      env({ DEMO_HOSTS: JSON.stringify([{ ...host, busyFeeds: [feed] }]) }).DEMO_HOSTS,
+    ).toEqual([{ ...host, busyFeeds: [feed] }]);
+    const plain = JSON.stringify([{ ...host, busyFeeds: ['http://calendar.example/basic.ics'] }]);
+    expect(() => env({ DEMO_HOSTS: plain })).toThrow(/busy feed must be an https: address/);
+  });
 });

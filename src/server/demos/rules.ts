@@ -25,7 +25,15 @@ const demoHost = z.object({
   name: z.string().trim().min(1),
   email: z.email(),
   meetingUrl: z.url({ protocol: /^https$/ }),
-  busyFeeds: z.array(z.url({ protocol: /^https?$/ })).default([]),
+  // A feed's address is a secret (whoever has it reads the calendar): never sent in clear text.
+  busyFeeds: z
+    .array(
+      z.url({
+        protocol: /^https$/,
+        error: 'each busy feed must be an https: address (a feed URL is a secret)',
+      }),
+    )
+    .default([]),
 }) satisfies z.ZodType<DemoHost>;
 
 /** `DEMO_HOURS` parsed by parseWeeklyHours; its error message names the faulty part. */

@@ -32,6 +32,22 @@ export type BusyFeeds = {
   busyOf(urls: readonly string[], now: number): Interval[] | null;
 };
 
+/** What feeds.ts hands its parse worker (feed-worker.ts): one feed's text and where to read it. */
+export type FeedParseRequest = {
+  /** The feed's body, UTF-8 text (at most the fetch's byte cap). */
+  ics: string;
+  /** The instants (ms) whose busy times are kept. */
+  window: Interval;
+  /** `DEMO_TIMEZONE`, for all-day events of a calendar that names no zone. */
+  timeZone: string;
+  /** Most instances in the window before the feed is refused. */
+  maxInstances: number;
+};
+
+/** What the parse worker answers: the feed's merged busy intervals, or why it has none. */
+export type FeedParseResult =
+  { ok: true; busy: Interval[] } | { ok: false; reason: 'too_many_instances' | 'invalid_calendar' };
+
 /**
  * What booking needs from the configuration (rules.ts maps the `DEMO_*` variables to it): the
  * availability rules, the hosts and how many hours before a demo the visitor is reminded

@@ -43,10 +43,11 @@ for (const backend of backends) {
     it('fences every write with the claim: a worker whose claim expired and was taken over changes nothing', async () => {
       const { db } = database;
       await enqueue(db, pingJob, { n: 1 }, { dedupeKey: 'ping:1' });
-      const late = (await claimNext(db, ['test.ping'], 50, soon()))!;
+      const late = (await claimNext(db, ['test.ping'], 60_000, soon()))!;
       expect(late.attempts).toBe(1);
-      expect(await claimNext(db, ['test.ping'], 50, soon())).toBeNull(); // held
-      await sleep(120); // the lease runs out without a renewal
+      expect(await claimNext(db, ['test.ping'], 60_000, soon())).toBeNull(); // held
+      // Its lease runs out without a renewal (the worker stalled or died).
+      await db.update(jobs).set({ lockedUntil: sql`now() - interval '1 second'` });
       const owner = (await claimNext(db, ['test.ping'], 60_000, soon()))!;
       expect(owner).toMatchObject({ id: late.id, attempts: 2 });
       expect(await renewClaim(db, late, 60_000)).toBe(false);
@@ -73,14 +74,14 @@ for (const backend of backends) {
       const runs: number[] = [];
       const slow = handle(pingJob, async ({ payload }) => {
         runs.push(payload.n);
-        await sleep(900);
+        await sleep(2_500);
       });
-      // Lease 300 ms, renewed every 100 ms; the job runs three leases long.
-      const [a, b] = [0, 1].map(() => createWorker(db, [slow], { leaseMs: 300, pollMs: 20 }));
+      // Lease 1 s, renewed every 333 ms; the job runs two and a half leases long.
+      const [a, b] = [0, 1].map(() => createWorker(db, [slow], { leaseMs: 1_000, pollMs: 20 }));
       a!.start();
       await sleep(50);
       b!.start();
-      await sleep(1_200);
+      await sleep(2_900);
       await Promise.all([a!.stop(), b!.stop()]);
       expect(runs).toEqual([1]);
       expect(await db.select().from(jobs)).toMatchObject([{ status: 'sent', attempts: 1 }]);
