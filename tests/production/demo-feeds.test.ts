@@ -58,6 +58,8 @@ describe('demo busy feeds in the production build (issue 16)', () => {
         SMTP_URL: undefined,
         WEBHOOK_URLS: undefined,
         WEBHOOK_SECRET: undefined,
+        // Booking needs the address its e-mailed links point to (http only on localhost).
+        SITE_URL: 'http://localhost:3000',
         DEMO_HOSTS: JSON.stringify([
           {
             name: 'Meera Iyer',

@@ -266,6 +266,7 @@ describe('demo busy feeds: fetching', () => {
   it('starts with the server when a host has feeds, and stops', async () => {
     const env = getEnv({
       NODE_ENV: 'test',
+      SITE_URL: 'https://www.nirmaya.example',
       DEMO_HOSTS: JSON.stringify(hosts().slice(0, 2)),
       DEMO_FEED_MAX_AGE_HOURS: '6',
     });
