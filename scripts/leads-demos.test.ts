@@ -30,6 +30,7 @@ async function leadsCli(dataDir: string, ...args: string[]) {
       DATABASE_URL: '',
       LOG_LEVEL: 'silent',
       DEMO_HOSTS: JSON.stringify(hosts),
+      SITE_URL: 'https://nirmaya.example',
       DEMO_TIMEZONE: 'Asia/Kolkata',
       WEBHOOK_URLS: webhook,
       WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,

@@ -5,7 +5,9 @@
  *                             (list and export leave quarantined spam out unless --include-spam)
  *   spam [--message]          quarantined enquiries: reference, time, reason (body on request)
  *   release <reference>       release a quarantined enquiry: stored as a lead, e-mailed once
- *   delete --email <address>  erase one person's enquiries and their notification jobs
+ *   delete --email <address>  erase one person's enquiries and their notification jobs; a live
+ *                             demo is cancelled first, and erasure waits until its cancellations
+ *                             have been sent (by the running site)
  *   retry [reference]         re-queue failed deliveries (e-mails and webhooks), all or one enquiry's
  *   ack <reference>           acknowledge an enquiry's failed deliveries: they stop the delivery alarm
  *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365) and
@@ -22,7 +24,7 @@ import { openDatabase, type Database } from '@/server/db/client';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { isNameField, singleLineFields, visitorName } from '@/lib/contact-fields';
 import { cancelDemoOf, listUpcomingDemos } from '@/server/demos/operator';
-import { bookingSettings } from '@/server/demos/rules';
+import { bookingSettings, isBookingOn } from '@/server/demos/rules';
 import { getEnv } from '@/server/env';
 import {
   deleteLeadsByEmail,
@@ -149,8 +151,22 @@ program
   .requiredOption('--email <address>', 'the e-mail address they wrote from')
   .action((options: { email: string }) =>
     withDatabase(async ({ db }) => {
-      const removed = await deleteLeadsByEmail(db, options.email);
-      console.log(`Deleted ${removed.leads} enquiries and ${removed.jobs} notification jobs.`);
+      const env = getEnv();
+      const settings = isBookingOn(env) ? bookingSettings(env) : undefined;
+      const result = await deleteLeadsByEmail(db, options.email, { settings });
+      if (result.outcome === 'cancellations-unsent') {
+        console.error(
+          `Cancelled ${result.cancelled} demos; ${result.unsent} of their cancellations have not ` +
+            'been sent yet (the running site sends them). Nothing is erased: run this again once ' +
+            'they have left.',
+        );
+        process.exitCode = 1;
+        return;
+      }
+      const demos = result.cancelled ? `, after cancelling ${result.cancelled} demos` : '';
+      console.log(
+        `Deleted ${result.leads} enquiries and ${result.jobs} notification jobs${demos}.`,
+      );
     }),
   );
 

@@ -11,6 +11,12 @@ import { isApiRoute, serverActionIds } from '@/server/security/build-manifests';
 import { isHttps, STRICT_TRANSPORT_SECURITY } from '@/lib/security/transport';
 import type { Refusal } from '@/lib/http/request-limits';
 import { guardRequest } from '@/server/http/request-guard';
+import {
+  isManagePage,
+  MANAGE_REFERRER_POLICY,
+  manageLinkResponse,
+} from '@/server/demos/manage-link';
+import { getEnv } from '@/server/env';
 import { log } from '@/server/log';
 
 /** A path with no route: Next.js answers it with the prerendered 404 page. */
@@ -29,12 +35,17 @@ const development = process.env.NODE_ENV === 'development';
  * - Anything else (pages rendered on demand such as /contact-us, route handlers, unknown paths)
  *   gets a fresh nonce, passed to Next.js in the request's CSP header so it stamps its scripts with
  *   it, plus the hashes of the static 404 page, which Next.js serves for unknown paths.
+ * - The e-mailed manage link's token is exchanged for a cookie before the page renders
+ *   (manageLinkResponse), and the manage page gets its stricter Referrer-Policy.
  * The other security headers are constant and set in next.config.ts.
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const https = isHttps(request);
   const refusal = await guardRequest(request, { actionIds: serverActionIds(), isApiRoute });
   if (refusal) return refuse(request, refusal, https);
+  const manageLink = manageLinkResponse(request, isHttpsSite());
+  if (manageLink)
+    return withHeaders(manageLink, contentSecurityPolicy({ scriptHashes: [], https }), https);
   return (!development && servePrerendered(request, https)) || renderWithNonce(request, https);
 }
 
@@ -87,7 +98,14 @@ function renderWithNonce(request: NextRequest, https: boolean): NextResponse {
   });
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);
-  return withHeaders(NextResponse.next({ request: { headers } }), policy, https);
+  const response = NextResponse.next({ request: { headers } });
+  if (isManagePage(request)) response.headers.set('Referrer-Policy', MANAGE_REFERRER_POLICY);
+  return withHeaders(response, policy, https);
+}
+
+/** Whether the site's public address (`SITE_URL`) is https, so its cookies are `Secure`. */
+function isHttpsSite(): boolean {
+  return getEnv().SITE_URL?.startsWith('https:') ?? false;
 }
 
 /**

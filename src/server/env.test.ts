@@ -73,6 +73,7 @@ describe('demo booking configuration', () => {
   it('reads hosts, hours and closed dates', () => {
     const parsed = env({
       DEMO_HOSTS: hosts,
+      SITE_URL: 'https://www.nirmaya.example',
       DEMO_TIMEZONE: 'Europe/London',
       DEMO_HOURS: 'Sat 10:00-13:00',
       DEMO_BUFFER_MINUTES: '0',
@@ -85,6 +86,36 @@ describe('demo booking configuration', () => {
     expect(parsed.DEMO_HOURS[6]).toEqual([{ start: 600, end: 780 }]);
     expect(parsed.DEMO_BUFFER_MINUTES).toBe(0);
     expect(parsed.DEMO_CLOSED_DATES).toEqual(['2026-01-26', '2026-08-15']);
+  });
+
+  it.each([
+    ['https://www.nirmaya.example', true],
+    ['https://www.nirmaya.example:8443/site/', true],
+    ['http://localhost:3000', true],
+    ['http://127.0.0.1:4100', true],
+    ['https://localhost:8443', true],
+    [undefined, false],
+    ['', false],
+    ['http://www.nirmaya.example', false],
+    ['http://10.0.0.5:3000', false],
+    ['http://localhost.nirmaya.example', false],
+  ])(
+    'with DEMO_HOSTS set, SITE_URL %j is %s (https:, or http: on localhost/127.0.0.1)',
+    (siteUrl, ok) => {
+      const variables: Record<string, string> = { DEMO_HOSTS: hosts };
+      if (siteUrl !== undefined) variables.SITE_URL = siteUrl;
+      if (ok) expect(env(variables).SITE_URL).toBe(siteUrl);
+      else
+        expect(() => env(variables)).toThrow(
+          /SITE_URL: SITE_URL must be set to the https: address of the site when DEMO_HOSTS is set/,
+        );
+    },
+  );
+
+  it('leaves SITE_URL alone while booking is off', () => {
+    expect(env({ SITE_URL: 'http://www.nirmaya.example' }).SITE_URL).toBe(
+      'http://www.nirmaya.example',
+    );
   });
 
   it.each([

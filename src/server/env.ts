@@ -1,6 +1,11 @@
 import 'server-only';
 import { z } from 'zod';
-import { demoEnvSchema } from './demos/rules';
+import {
+  BOOKING_SITE_URL_MESSAGE,
+  demoEnvSchema,
+  isBookingOn,
+  isBookingSiteUrl,
+} from './demos/rules';
 import { optional, positiveInt, positiveNumber } from './env-values';
 import { trustProxySchema } from './http/trust-proxy';
 
@@ -96,6 +101,10 @@ const envSchema = z
   .refine((env) => env.WEBHOOK_URLS.length > 0 === Boolean(env.WEBHOOK_SECRET), {
     message: 'WEBHOOK_URLS and WEBHOOK_SECRET must be set together.',
     path: ['WEBHOOK_SECRET'],
+  })
+  .refine((env) => !isBookingOn(env) || isBookingSiteUrl(env.SITE_URL), {
+    message: BOOKING_SITE_URL_MESSAGE,
+    path: ['SITE_URL'],
   });
 
 /** The validated environment. */

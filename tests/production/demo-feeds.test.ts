@@ -98,6 +98,8 @@ const serverEnv = (dataDir: string, caFile: string, hosts: object[]) => ({
   WEBHOOK_URLS: undefined,
   WEBHOOK_SECRET: undefined,
   NODE_EXTRA_CA_CERTS: caFile,
+  // Booking needs the address its e-mailed links point to (http only on localhost).
+  SITE_URL: 'http://localhost:3000',
   DEMO_HOSTS: JSON.stringify(hosts),
   DEMO_HOURS: 'Mon-Sun 00:00-24:00',
   DEMO_NOTICE_HOURS: '1',

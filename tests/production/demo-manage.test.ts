@@ -101,16 +101,20 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
   }
 
   /**
-   * Requests a demo as `email` and books the first offered time without JavaScript (as
-   * demo-booking.test.ts does); returns the booked start and the manage link of the invitation.
+   * Requests a demo as `email` (last name `lastName`) and books the first offered time without
+   * JavaScript (as demo-booking.test.ts does); returns the booked start and the manage link of the
+   * invitation.
    */
-  async function bookAndReadLink(email: string): Promise<{ start: string; link: string }> {
+  async function bookAndReadLink(
+    email: string,
+    lastName = 'Rao',
+  ): Promise<{ start: string; link: string }> {
     const page = `${server.url}/contact-us?subject=demo`;
     const hidden = hiddenInputs(await (await fetch(page)).text());
     await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
     const fields = {
       firstName: 'Asha',
-      lastName: 'Rao',
+      lastName,
       email,
       organization: 'City General Hospital',
       subject: 'Request a demo of Nirmaya HIMS',
@@ -159,9 +163,25 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
       const page = await context.newPage();
       const response = await page.goto(link);
       expect(response!.status()).toBe(200);
+      // The token went into a cookie on the way: the 303 set it, the address bar has no query.
+      const exchange = await response!.request().redirectedFrom()!.response();
+      expect(exchange!.status()).toBe(303);
+      expect(await exchange!.headerValue('set-cookie')).toMatch(/^nirmaya-demo-manage=m1\./);
+      expect(page.url()).toBe(`${server.url}/contact-us/demo/manage`);
+      const [cookie] = await context.cookies(server.url + '/contact-us/demo/manage');
+      expect(cookie).toMatchObject({
+        name: 'nirmaya-demo-manage',
+        value: new URL(link).searchParams.get('token'),
+        httpOnly: true,
+        sameSite: 'Strict',
+        path: '/contact-us/demo/manage',
+        secure: false, // SITE_URL is http://127.0.0.1 here
+      });
+      expect(await response!.headerValue('referrer-policy')).toBe('strict-origin');
       expect(await page.locator('meta[name="referrer"]').getAttribute('content')).toBe(
-        'same-origin',
+        'strict-origin',
       );
+      expect(await page.content()).not.toContain('m1.');
       expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain(
         'noindex',
       );
@@ -185,6 +205,7 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
       await radios.last().check();
       await page.getByRole('button', { name: 'Move my demo to this time' }).click();
       await page.waitForURL(/outcome=rescheduled/, { timeout: 30_000 });
+      expect(page.url()).toBe(`${server.url}/contact-us/demo/manage?outcome=rescheduled`);
       await expect
         .poll(() => page.getByRole('alert').filter({ hasText: 'Your demo has moved' }).count(), {
           timeout: 30_000,
@@ -206,6 +227,7 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
       // Cancel.
       await page.getByRole('button', { name: 'Cancel my demo' }).click();
       await page.waitForURL(/outcome=cancelled/, { timeout: 30_000 });
+      expect(page.url()).toBe(`${server.url}/contact-us/demo/manage?outcome=cancelled`);
       await expect
         .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 })
         .toBe('Your demo is cancelled');
@@ -225,4 +247,89 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
       await context.close();
     });
   }
+  it('exchanges the link for a cookie over plain HTTP: 303 without the token, HttpOnly, SameSite=Strict, path-scoped; neither shows "not valid"', async () => {
+    const { link } = await bookAndReadLink('manage-http@hospital.example');
+    const exchange = await fetch(link, { redirect: 'manual' });
+    expect(exchange.status).toBe(303);
+    expect(exchange.headers.get('location')).toBe('/contact-us/demo/manage');
+    expect(exchange.headers.get('cache-control')).toBe('no-store');
+    const cookie = exchange.headers.get('set-cookie')!;
+    expect(cookie).toContain(`nirmaya-demo-manage=${new URL(link).searchParams.get('token')}`);
+    expect(cookie).toMatch(/; Path=\/contact-us\/demo\/manage(;|$)/);
+    expect(cookie).toMatch(/; HttpOnly(;|$)/);
+    expect(cookie).toMatch(/; SameSite=strict(;|$)/i);
+    expect(cookie).not.toMatch(/Secure/i);
+
+    const clean = await fetch(`${server.url}/contact-us/demo/manage`, {
+      headers: { cookie: cookie.split(';')[0]! },
+    });
+    expect(clean.headers.get('referrer-policy')).toBe('strict-origin');
+    const html = await clean.text();
+    expect(html).toContain('Move my demo to this time');
+    expect(html).not.toContain('m1.');
+
+    const neither = await (await fetch(`${server.url}/contact-us/demo/manage`)).text();
+    expect(neither).toContain('This link is not valid');
+    // Another site's navigation without the cookie: a page that reloads itself, no script.
+    const handOver = await (
+      await fetch(`${server.url}/contact-us/demo/manage`, {
+        headers: { 'sec-fetch-site': 'cross-site' },
+      })
+    ).text();
+    expect(handOver).toContain(
+      '<meta http-equiv="refresh" content="0;url=/contact-us/demo/manage">',
+    );
+    expect(handOver).not.toContain('<script');
+  });
+
+  it('opens from a link another site shows (a webmail tab): the page reloads itself once so the strict cookie goes along', async () => {
+    const { link } = await bookAndReadLink('manage-webmail@hospital.example');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const documents: string[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'document')
+        documents.push(`${response.status()} ${response.url().replace(server.url, '')}`);
+    });
+    await page.setContent(`<a href="${link.replace(/&/g, '&amp;')}">Manage your demo</a>`);
+    await page.getByRole('link', { name: 'Manage your demo' }).click();
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 })
+      .toBe('Your demo');
+    expect(page.url()).toBe(`${server.url}/contact-us/demo/manage`);
+    // The exchange, the hand-over page (the cookie withheld on another site's navigation), the page.
+    expect(documents.map((line) => line.replace(/token=[^&]+/, 'token=…'))).toEqual([
+      '303 /contact-us/demo/manage?token=…',
+      '200 /contact-us/demo/manage',
+      '200 /contact-us/demo/manage',
+    ]);
+    await context.close();
+  });
+
+  it('keeps an injected last name out of the invitation parameters: ical.js finds only the site’s PARTSTAT on the attendee', async () => {
+    const email = 'manage-inject@hospital.example';
+    await bookAndReadLink(email, 'x";PARTSTAT=ACCEPTED;X="');
+    const isInvitation = (mail: ReceivedMail) =>
+      mail.parsed.attachments.some((item) => item.mimeType === 'text/calendar') &&
+      (mail.envelope.to.includes(email) || Boolean(mail.parsed.text?.includes(email)));
+    // The visitor's invitation and the host's (copied to LEADS_TO).
+    await until(async () => smtp.received.filter(isInvitation).length >= 2, 60_000);
+    const invitations = smtp.received.filter(isInvitation);
+    expect(invitations.length).toBeGreaterThanOrEqual(2);
+    for (const mail of invitations) {
+      const part = mail.parsed.attachments.find((item) => item.mimeType === 'text/calendar')!;
+      const text =
+        typeof part.content === 'string' ? part.content : new TextDecoder().decode(part.content);
+      const vevent = new ICAL.Component(ICAL.parse(text) as unknown[]).getFirstSubcomponent(
+        'vevent',
+      )!;
+      const attendee = vevent
+        .getAllProperties('attendee')
+        .find((property) => String(property.getFirstValue()).toLowerCase() === `mailto:${email}`)!;
+      const parameters = attendee.toJSON()[1] as Record<string, unknown>;
+      expect(Object.keys(parameters).sort()).toEqual(['cn', 'partstat', 'role', 'rsvp']);
+      expect(parameters.partstat).toBe('NEEDS-ACTION');
+      expect(parameters.cn).toBe('Asha x;PARTSTAT=ACCEPTED;X=');
+    }
+  });
 });

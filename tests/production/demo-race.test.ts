@@ -51,6 +51,8 @@ describe.skipIf(!hasPostgres)('20 visitors race for one demo time on two instanc
           SMTP_URL: '',
           WEBHOOK_URLS: undefined,
           WEBHOOK_SECRET: undefined,
+          // Booking needs the address its e-mailed links point to (http only on localhost).
+          SITE_URL: 'http://localhost:3000',
           DEMO_HOSTS: JSON.stringify(hosts),
           // Every hour of every day, so that times are free whenever the test runs.
           DEMO_HOURS: 'Mon-Sun 00:00-24:00',

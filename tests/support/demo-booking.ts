@@ -19,6 +19,8 @@ export const demoHosts = [
  */
 export const demoEnv = {
   DEMO_HOSTS: JSON.stringify(demoHosts),
+  // Booking needs the address its e-mailed links point to; http is allowed on localhost only.
+  SITE_URL: 'http://localhost:3000',
   DEMO_HOURS: 'Mon-Sun 00:00-24:00',
   DEMO_NOTICE_HOURS: '1',
   DEMO_BOOKING_DAYS: '2',

@@ -594,7 +594,12 @@ for (const backend of backends) {
       await submitEnquiry(formData(), request(), deps(database.db));
       const [lead] = await database.db.select().from(leads);
       expect(await jobs()).toMatchObject([{ owner: lead!.id }]);
-      expect(await deleteLeadsByEmail(database.db, lead!.email)).toEqual({ leads: 1, jobs: 1 });
+      expect(await deleteLeadsByEmail(database.db, lead!.email)).toEqual({
+        outcome: 'erased',
+        leads: 1,
+        jobs: 1,
+        cancelled: 0,
+      });
       expect(await jobs()).toHaveLength(0);
     });
 

@@ -6,12 +6,7 @@ import { parseWeeklyHours } from '@/lib/demo/hours';
 import { getEnv } from '../env';
 import { log } from '../log';
 import { addDemoLead } from '@test/demo-lead';
-import {
-  backends,
-  backendTitle,
-  openTestDatabase,
-  type TestDatabase,
-} from '@test/databases';
+import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { until } from '@test/enquiry';
 import { runCertificate, startHttpsServer } from '@test/https';
 import { bookDemo } from './commands/book';
@@ -372,6 +367,7 @@ describe('demo busy feeds: fetching', () => {
   it('starts with the server when a host has feeds, and stops', async () => {
     const env = getEnv({
       NODE_ENV: 'test',
+      SITE_URL: 'https://www.nirmaya.example',
       DEMO_HOSTS: JSON.stringify(hosts().slice(0, 2)),
       DEMO_FEED_MAX_AGE_HOURS: '6',
     });

@@ -3,7 +3,8 @@ import { getEnv } from '../env';
 import { bookingSettings, demoEnvSchema, isBookingOn } from './rules';
 
 /** An environment of only these variables. */
-const env = (variables: Record<string, string>) => getEnv({ NODE_ENV: 'test', ...variables });
+const env = (variables: Record<string, string>) =>
+  getEnv({ NODE_ENV: 'test', SITE_URL: 'https://nirmaya.example', ...variables });
 const host = { name: 'Asha Rao', email: 'asha@nirmaya.example', meetingUrl: 'https://meet.ex/a' };
 
 describe('demo booking rules (the DEMO_* variables)', () => {

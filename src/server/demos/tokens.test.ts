@@ -21,6 +21,18 @@ describe('booking tokens (only the visitor who asked can book)', () => {
     expect(verifyBookingToken(token, secret, now + BOOKING_TOKEN_MAX_AGE_MS)).toBe(leadId);
   });
 
+  it('expires 7 days after the enquiry, however often it is issued again in between', () => {
+    expect(BOOKING_TOKEN_MAX_AGE_MS).toBe(7 * 24 * 60 * 60 * 1000);
+    // A visit on day 6 issues the token dated at the enquiry: the same token, no new lease.
+    expect(issueBookingToken(leadId, secret, now)).toBe(token);
+    const sixDays = now + 6 * 24 * 60 * 60 * 1000;
+    expect(verifyBookingToken(token, secret, sixDays)).toBe(leadId);
+    const eightDays = now + 8 * 24 * 60 * 60 * 1000;
+    expect(
+      verifyBookingToken(issueBookingToken(leadId, secret, now), secret, eightDays),
+    ).toBeNull();
+  });
+
   it.each([
     ['missing', undefined, secret, now],
     ['expired', token, secret, now + BOOKING_TOKEN_MAX_AGE_MS + 1],
@@ -45,7 +57,7 @@ describe('manage tokens (reschedule and cancel without an account)', () => {
     ['missing', undefined, secret],
     ['another secret', token, `${secret}x`],
     ['another booking', token.replace(bookingId, '00000000-0000-4000-8000-000000000000'), secret],
-    ['a booking token', issueBookingToken(bookingId, secret), secret],
+    ['a booking token', issueBookingToken(bookingId, secret, now), secret],
     ['a truncated signature', token.slice(0, -2), secret],
   ])('refuses %s', (_case, given, key) => {
     expect(verifyManageToken(given, key)).toBeNull();

@@ -7,22 +7,31 @@ import { defineSignedToken, ISSUED_AT } from '../security/signed-token';
  *
  * - Booking token: only the visitor who made an enquiry can book a demo for it. The confirmation
  *   of an accepted enquiry carries a token that binds the lead's id (never shown; the bare
- *   reference is not enough) to the time it was issued. Format:
+ *   reference is not enough) to the time of the enquiry, so it expires a fixed time after the
+ *   enquiry however often the booking page is visited (each visit issues the same token). Format:
  *   `b1.<lead id>.<issued-at, ms, base 36>.<HMAC-SHA-256, base64url>`, label `demo-booking`.
  * - Manage token: the link in the visitor's invitation and reminder that opens the page to
  *   reschedule or cancel, without an account. It binds the booking's id and carries no expiry of
  *   its own: the page accepts changes until the demo has started (checked against the booking), so
  *   a reschedule keeps the same link working and links in e-mails already sent stay valid. Format:
- *   `m1.<booking id>.<HMAC-SHA-256, base64url>`, label `demo-manage`.
+ *   `m1.<booking id>.<HMAC-SHA-256, base64url>`, label `demo-manage`. The e-mailed link carries it
+ *   in its query once: the first request exchanges it for the MANAGE_COOKIE (src/proxy.ts,
+ *   exchangeManageLink), so it never stays in the address bar, the history or a `Referer`.
  *
  * Both are signed with the site secret.
  */
 
-/** How long the booking step stays open after the enquiry (ms): 24 hours. */
-export const BOOKING_TOKEN_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** How long the booking step stays open after the enquiry (ms): 7 days, whatever the visits. */
+export const BOOKING_TOKEN_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Cookie holding the booking token between the booking form and the booking page (path-scoped). */
 export const BOOKING_COOKIE = 'nirmaya-demo-booking';
+
+/** The manage page's path: the e-mailed link's, and the path its cookie is scoped to. */
+export const MANAGE_PATH = '/contact-us/demo/manage';
+
+/** Cookie holding the manage token for the manage page and its posts (http-only, path-scoped). */
+export const MANAGE_COOKIE = 'nirmaya-demo-manage';
 
 const bookingToken = defineSignedToken({
   purpose: 'demo-booking',
@@ -37,13 +46,13 @@ const manageToken = defineSignedToken({
   fields: ['bookingId'],
 });
 
-/** Issues a booking token for the lead `leadId` at `now` (ms since the epoch), signed with `secret`. */
-export function issueBookingToken(
-  leadId: string,
-  secret: string,
-  now: number = Date.now(),
-): string {
-  return bookingToken.issue({ leadId }, secret, now);
+/**
+ * Issues the booking token of the lead `leadId` whose enquiry arrived at `enquiredAt` (ms since
+ * the epoch), signed with `secret`: the same token at every call, valid until
+ * BOOKING_TOKEN_MAX_AGE_MS after the enquiry.
+ */
+export function issueBookingToken(leadId: string, secret: string, enquiredAt: number): string {
+  return bookingToken.issue({ leadId }, secret, enquiredAt);
 }
 
 /**
@@ -76,7 +85,7 @@ export function verifyManageToken(token: unknown, secret: string): string | null
 
 /** The absolute URL of the manage page for `token` on the site at `siteUrl` (`SITE_URL`). */
 export function managePageUrl(siteUrl: URL, token: string): string {
-  const url = new URL('contact-us/demo/manage', siteUrl);
+  const url = new URL(MANAGE_PATH.slice(1), siteUrl);
   url.searchParams.set('token', token);
   return url.href;
 }

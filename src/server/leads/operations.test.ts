@@ -74,8 +74,10 @@ for (const backend of backends) {
       await submit({ email: 'Asha@Hospital.Example' });
       await submit({ email: 'other@hospital.example' });
       expect(await deleteLeadsByEmail(database.db, ' ASHA@hospital.example ')).toEqual({
+        outcome: 'erased',
         leads: 2,
         jobs: 2,
+        cancelled: 0,
       });
       const rest = await listLeads(database.db);
       expect(rest.map((row) => row.email)).toEqual(['other@hospital.example']);

@@ -6,6 +6,8 @@ import { jobs, leads, rateLimits } from '../db/schema';
 import { getEnv } from '../env';
 import { enqueueDeliveries, type DeliveryTargets } from '../contact/deliveries';
 import { acknowledgeFailed, dropJobsOf, requeueFailed } from '../queue/operations';
+import { cancelDemosOf, unsentCancellations } from '../demos/operator';
+import type { BookingSettings } from '../demos/types';
 import { toCsv } from './csv';
 import { describeDeliveries, type JobState } from './delivery-summary';
 
@@ -97,29 +99,73 @@ export async function exportLeadsCsv(
   ]);
 }
 
+/** How deleteLeadsByEmail treats the demos of the enquiries it erases. */
+export type EraseOptions = {
+  /**
+   * The booking settings (with booking on): each live upcoming demo is cancelled with them first,
+   * as the visitor's cancel does. Without them no demo is cancelled.
+   */
+  settings?: BookingSettings;
+  /** How long to wait for the cancellations to be delivered (ms, default 60 s). */
+  waitMs?: number;
+  /** How often to look (ms, default 500). */
+  pollMs?: number;
+  /** The time of the cancellation (ms; default now). */
+  now?: number;
+};
+
+/** What deleteLeadsByEmail did. */
+export type EraseResult =
+  /** The enquiries and their jobs are gone, `cancelled` demos cancelled before. */
+  | { outcome: 'erased'; leads: number; jobs: number; cancelled: number }
+  /**
+   * Nothing erased: `unsent` cancellations (e-mails, events) were not delivered in time; the
+   * demos stay cancelled and erasing again, once they have left, completes.
+   */
+  | { outcome: 'cancellations-unsent'; cancelled: number; unsent: number };
+
 /**
  * Erases every enquiry from `email` (compared case-insensitively) and its notification jobs
- * (DPDP Act 2023 right to erasure). Returns how many enquiries and jobs were deleted.
+ * (DPDP Act 2023 right to erasure). An enquiry with a live demo has it cancelled first
+ * (`options.settings`; cancelDemosOf: `METHOD:CANCEL` to the host and the visitor, the
+ * `demo.cancelled` event), and the erasure waits up to `options.waitMs` until those cancellations
+ * have been delivered by the outbox worker (the running site's): erasing at once would drop them
+ * with the enquiry's jobs, and the host's calendar would keep a demo nobody attends.
+ * @throws on database errors.
  */
 export async function deleteLeadsByEmail(
   db: Db,
   email: string,
-): Promise<{ leads: number; jobs: number }> {
+  { settings, waitMs = 60_000, pollMs = 500, now = Date.now() }: EraseOptions = {},
+): Promise<EraseResult> {
+  const ids = await leadIdsOf(db, email);
+  const cancelled = settings ? await cancelDemosOf(db, settings, ids, now) : 0;
+  const deadline = Date.now() + waitMs;
+  let unsent = await unsentCancellations(db, ids);
+  while (unsent > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    unsent = await unsentCancellations(db, ids);
+  }
+  if (unsent > 0) return { outcome: 'cancellations-unsent', cancelled, unsent };
   return db.transaction(async (tx) => {
-    const ids = (
-      await tx
-        .select({ id: leads.id })
-        .from(leads)
-        .where(eq(sql`lower(${leads.email})`, email.trim().toLowerCase()))
-    ).map((row) => row.id);
-    if (ids.length === 0) return { leads: 0, jobs: 0 };
-    const dropped = await dropJobsOf(tx, ids);
+    const erasing = await leadIdsOf(tx, email);
+    if (erasing.length === 0) return { outcome: 'erased', leads: 0, jobs: 0, cancelled };
+    const dropped = await dropJobsOf(tx, erasing);
     const removed = await tx
       .delete(leads)
-      .where(inArray(leads.id, ids))
+      .where(inArray(leads.id, erasing))
       .returning({ id: leads.id });
-    return { leads: removed.length, jobs: dropped };
+    return { outcome: 'erased', leads: removed.length, jobs: dropped, cancelled };
   });
+}
+
+/** The ids of the enquiries from `email` (compared case-insensitively). */
+async function leadIdsOf(db: Db, email: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(eq(sql`lower(${leads.email})`, email.trim().toLowerCase()));
+  return rows.map((row) => row.id);
 }
 
 /** The id of the enquiry `reference` (any case), or undefined when there is none. */

@@ -4,7 +4,7 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { isHttps } from '@/lib/security/transport';
 import { bookFromForm } from '@/server/demos/forms';
-import { BOOKING_COOKIE } from '@/server/demos/tokens';
+import { BOOKING_COOKIE, BOOKING_TOKEN_MAX_AGE_MS } from '@/server/demos/tokens';
 import { getEnv } from '@/server/env';
 import { clientAddress } from '@/server/http/client-address';
 import { errorFacts, log } from '@/server/log';
@@ -39,7 +39,7 @@ export async function bookDemoTime(_previous: string | null, formData: FormData)
     sameSite: 'lax',
     secure: isHttps({ url: '', headers: requestHeaders }),
     path: '/contact-us/demo',
-    maxAge: 24 * 60 * 60,
+    maxAge: BOOKING_TOKEN_MAX_AGE_MS / 1000,
   });
   redirect(outcome === 'booked' ? '/contact-us/demo' : `/contact-us/demo?outcome=${outcome}`);
 }

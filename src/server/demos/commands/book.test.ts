@@ -197,6 +197,8 @@ for (const backend of backends) {
             createSmtpSender(smtp.url),
             { from: LEADS_FROM, copyTo: LEADS_TO, timeZone: 'Asia/Kolkata' },
             settings.hosts,
+            undefined,
+            () => now,
           ),
           fastRetry,
         ),

@@ -148,6 +148,7 @@ for (const backend of backends) {
               { from: LEADS_FROM, copyTo: LEADS_TO, timeZone: 'Asia/Kolkata' },
               settings.hosts,
               manageUrl,
+              () => now,
             ),
             fastRetry,
           ),

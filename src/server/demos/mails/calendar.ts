@@ -13,11 +13,22 @@ export function invitationUid(bookingId: string, domain: string): string {
 }
 
 /**
+ * `name` fit for a quoted iCalendar parameter value such as `CN="…"`: RFC 5545 (§3.1, `QSAFE-CHAR`)
+ * allows neither `"` nor control characters there and has no escape for them (ical-generator's
+ * `\"` is not one), so a name such as `x";PARTSTAT=ACCEPTED;X="` could add parameters of its own.
+ * Both are removed; the rest of the name is kept.
+ */
+export function parameterText(name: string): string {
+  return name.replace(/["\u0000-\u001f\u007f]/g, '').trim();
+}
+
+/**
  * The iCalendar invitation of a booked demo: `METHOD:REQUEST` (RFC 5546 §3.2.2),
  * one `VEVENT` in UTC with the booking's `SEQUENCE`, the host as `ORGANIZER` and both the visitor
  * (to answer) and the host (accepted) as `ATTENDEE`s; the host's meeting link as `LOCATION` and `URL`.
  * With `method` `CANCEL` (RFC 5546 §3.2.5) the same event, `STATUS:CANCELLED`, withdraws it.
- * Generated with ical-generator; returns the calendar text (CRLF lines, folded).
+ * Names in parameters (`CN`) pass through parameterText. Generated with ical-generator; returns
+ * the calendar text (CRLF lines, folded).
  */
 export function invitationCalendar(
   { booking, lead, host, domain }: InvitationFacts,
@@ -38,17 +49,17 @@ export function invitationCalendar(
     description: `Demo for ${lead.firstName} ${lead.lastName} (${lead.organization}), enquiry ${lead.reference}.\nJoin: ${host.meetingUrl}`,
     location: host.meetingUrl,
     url: host.meetingUrl,
-    organizer: { name: host.name, email: host.email },
+    organizer: { name: parameterText(host.name), email: host.email },
     attendees: [
       {
-        name: `${lead.firstName} ${lead.lastName}`,
+        name: parameterText(`${lead.firstName} ${lead.lastName}`),
         email: lead.email,
         role: ICalAttendeeRole.REQ,
         status: ICalAttendeeStatus.NEEDSACTION,
         rsvp: method === 'REQUEST',
       },
       {
-        name: host.name,
+        name: parameterText(host.name),
         email: host.email,
         role: ICalAttendeeRole.CHAIR,
         status: ICalAttendeeStatus.ACCEPTED,

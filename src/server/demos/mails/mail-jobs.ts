@@ -108,7 +108,9 @@ export async function enqueueCancellationMails(
  * Runs `demo.mail` jobs: e-mails the invitation (buildInvitation), reminder (buildReminder) or
  * cancellation (buildCancellation, from the job's frozen demo) with `send`. An invitation or
  * reminder is skipped when its booking is no longer live or has changed since it was queued (its
- * sequence is older than the booking's): a newer job announces the change. A job whose booking
+ * sequence is older than the booking's): a newer job announces the change; and when the demo has
+ * started by `now()` (after an outage, say): an invitation to something already begun helps no
+ * one. Each skip is logged by the worker with its reason (`job.skipped`). A job whose booking
  * was erased is skipped. The visitor's invitation and reminder carry the link `manageUrl` returns
  * for the booking id, when given.
  * @throws JobFailure: permanent when a cancellation lacks its demo or the host is no longer in
@@ -120,6 +122,7 @@ export function sendDemoMail(
   addresses: InvitationAddresses,
   hosts: readonly DemoHost[],
   manageUrl?: (bookingId: string) => Promise<string>,
+  now: () => number = Date.now,
 ): JobHandler<DemoMailPayload> {
   const domain = domainOf(addresses.from);
   const hostOf = (email: string) => {
@@ -156,6 +159,7 @@ export function sendDemoMail(
     } else {
       if (booking.status !== 'booked') return { skipped: 'demo cancelled' };
       if (payload.sequence !== booking.sequence) return { skipped: 'demo changed since' };
+      if (booking.startsAt.getTime() <= now()) return { skipped: 'demo already started' };
       const facts = {
         booking,
         lead,

@@ -17,14 +17,13 @@ import { freeSlots } from './slots';
  * the booking page (/contact-us/demo) shows for a booking token.
  */
 
-async function offerFor(
-  db: Db,
-  env: Env,
-  lead: { id: string; demoRequested: boolean },
-): Promise<BookingOffer> {
+/** The lead facts an offer needs: its token is dated at the enquiry (`createdAt`), not the visit. */
+type OfferLead = { id: string; demoRequested: boolean; createdAt: Date };
+
+async function offerFor(db: Db, env: Env, lead: OfferLead): Promise<BookingOffer> {
   const secret = await getSiteSecret(db, env.FORM_SECRET);
   return {
-    token: issueBookingToken(lead.id, secret),
+    token: issueBookingToken(lead.id, secret, lead.createdAt.getTime()),
     demoRequested: lead.demoRequested,
     timeZone: env.DEMO_TIMEZONE,
     days: offerDays(await freeSlots(db, bookingSettings(env)), env.DEMO_TIMEZONE),
@@ -41,7 +40,12 @@ export async function bookingOfferFor(reference: string): Promise<BookingOffer |
   if (!isBookingOn(env)) return null;
   const { db } = await getDatabase();
   const [lead] = await db
-    .select({ id: leads.id, verdict: leads.verdict, demoRequested: leads.demoRequested })
+    .select({
+      id: leads.id,
+      verdict: leads.verdict,
+      demoRequested: leads.demoRequested,
+      createdAt: leads.createdAt,
+    })
     .from(leads)
     .where(eq(leads.reference, reference));
   if (!lead || lead.verdict === 'spam') return null;
@@ -50,7 +54,7 @@ export async function bookingOfferFor(reference: string): Promise<BookingOffer |
 
 /**
  * What the booking page shows for the booking token `token`: the enquiry's live demo, else fresh
- * times (with a new token); `none` when booking is off or the token is invalid or expired, or the
+ * times (with the same token, dated at the enquiry); `none` when booking is off or the token is invalid or expired, or the
  * enquiry is quarantined or gone.
  * @throws on database errors.
  */
@@ -63,7 +67,12 @@ export async function demoStep(token: string | undefined): Promise<DemoStep> {
   const booking = await liveBooking(db, leadId);
   if (booking) return { kind: 'booked', demo: bookedDemoOf(booking, env) };
   const [lead] = await db
-    .select({ id: leads.id, verdict: leads.verdict, demoRequested: leads.demoRequested })
+    .select({
+      id: leads.id,
+      verdict: leads.verdict,
+      demoRequested: leads.demoRequested,
+      createdAt: leads.createdAt,
+    })
     .from(leads)
     .where(eq(leads.id, leadId));
   if (!lead || lead.verdict === 'spam') return { kind: 'none' };

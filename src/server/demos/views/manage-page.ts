@@ -51,7 +51,8 @@ export async function manageView(token: unknown, now: number = Date.now()): Prom
     demo,
     reference: lead.reference,
     offer: {
-      token: String(token),
+      // The page's posts read the token from its cookie: none goes into the HTML.
+      token: '',
       demoRequested: lead.demoRequested,
       timeZone: env.DEMO_TIMEZONE,
       days: offerDays(slots, env.DEMO_TIMEZONE),

@@ -30,7 +30,8 @@ const bookTime = safely(bookDemoTime);
  * your demo" after "Schedule a Demo", else "Book a call with our team". `notice` is shown above the
  * times (e.g. the time just chosen was taken), and in its place why a post with JavaScript failed.
  * With `reschedule` (the manage page's server action) it moves the booked demo instead: an h2
- * "Pick another time", `offer.token` being the manage token.
+ * "Pick another time", `offer.token` empty (the action reads the manage token from its cookie);
+ * an empty token renders no field.
  */
 export function BookingForm({
   offer,
@@ -74,7 +75,7 @@ export function BookingForm({
         </p>
       ) : (
         <form action={action} className="mt-1 grid gap-2">
-          <input type="hidden" name="token" value={offer.token} />
+          {offer.token && <input type="hidden" name="token" value={offer.token} />}
           <BookingTimes days={offer.days} timeZone={offer.timeZone} hint={hint}>
             <p className="text-sm text-muted">
               Times are in the {offer.timeZone.replace(/_/g, ' ')} time zone. {hint}

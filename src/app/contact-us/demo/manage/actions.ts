@@ -1,22 +1,23 @@
 'use server';
 
-import { headers } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cancelFromForm, rescheduleFromForm } from '@/server/demos/forms';
+import { MANAGE_COOKIE, MANAGE_PATH } from '@/server/demos/tokens';
 import type { ManageOutcome } from '@/server/demos/types';
 import { getEnv } from '@/server/env';
 import { clientAddress } from '@/server/http/client-address';
 import { errorFacts, log } from '@/server/log';
 
 /**
- * Runs a manage-page change for the form's `token` and redirects back to the page with its
- * outcome (`unavailable` when the database failed): a plain POST, then GET, without JavaScript.
+ * Runs a manage-page change for the manage token of the page's cookie (MANAGE_COOKIE; never a
+ * form field or the URL) and redirects back to the page with its outcome (`unavailable` when
+ * the database failed): a plain POST, then GET, without JavaScript.
  */
 async function changeAndReturn(
-  formData: FormData,
   change: (token: string, client: string) => Promise<ManageOutcome>,
 ): Promise<never> {
-  const token = String(formData.get('token') ?? '');
+  const token = (await cookies()).get(MANAGE_COOKIE)?.value ?? '';
   let outcome: ManageOutcome | 'unavailable';
   try {
     outcome = await change(token, clientAddress(await headers(), getEnv().TRUST_PROXY));
@@ -24,12 +25,11 @@ async function changeAndReturn(
     log.error({ event: 'demo.change_failed', error: errorFacts(error) });
     outcome = 'unavailable';
   }
-  const query = new URLSearchParams({ token, outcome });
-  redirect(`/contact-us/demo/manage?${query}`);
+  redirect(`${MANAGE_PATH}?${new URLSearchParams({ outcome })}`);
 }
 
 /**
- * The manage page's "pick another time" action: moves the demo of the form's
+ * The manage page's "pick another time" action: moves the demo of the page's
  * manage token to the chosen `start` and returns to the page with the outcome (`rescheduled`,
  * `gone` with fresh times, `closed`, `invalid`, `limited`, `unavailable`). Takes the booking
  * form's previous state first (not used), like bookDemoTime.
@@ -38,16 +38,17 @@ export async function rescheduleDemoTime(
   _previous: string | null,
   formData: FormData,
 ): Promise<never> {
-  return changeAndReturn(formData, (token, client) =>
+  return changeAndReturn((token, client) =>
     rescheduleFromForm(token, String(formData.get('start') ?? ''), client),
   );
 }
 
 /**
- * The manage page's cancel action: cancels the demo of the form's manage token
+ * The manage page's cancel action: cancels the demo of the page's manage token
  * and returns to the page with the outcome (`cancelled`, `closed`, `invalid`, `limited`,
- * `unavailable`). Takes a bound first argument (`null`) before the form (see bookDemoTime).
+ * `unavailable`). Takes a bound first argument (`null`) before the form (see bookDemoTime); the
+ * form carries nothing it reads.
  */
-export async function cancelDemoBooking(_bound: null, formData: FormData): Promise<never> {
-  return changeAndReturn(formData, cancelFromForm);
+export async function cancelDemoBooking(_bound: null, _form: FormData): Promise<never> {
+  return changeAndReturn(cancelFromForm);
 }

@@ -1,9 +1,12 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import { CircleCheck } from 'lucide-react';
 import { CtaButton } from '@/components/ui/cta';
 import { emailHref, phoneHref, site } from '@/content/site';
 import type { ManageView } from '@/server/demos/types';
+import { MANAGE_REFERRER_POLICY } from '@/server/demos/manage-link';
+import { MANAGE_COOKIE } from '@/server/demos/tokens';
 import { manageView } from '@/server/demos/views/manage-page';
 import { errorFacts, log } from '@/server/log';
 import { BookingForm } from '../_components/booking-form';
@@ -11,21 +14,21 @@ import { VisitorTime } from '../_components/visitor-time';
 import { cancelDemoBooking, rescheduleDemoTime } from './actions';
 
 /**
- * The token rides in the URL: no search engine keeps the page, and no other site gets a `Referer`
- * from it (`same-origin`; not `no-referrer`, under which browsers send the forms' POSTs with
- * `Origin: null`, which Next.js refuses as a cross-site action).
+ * No search engine keeps the page, and other sites learn at most the origin from it
+ * (`strict-origin`, also sent as a header by src/proxy.ts; not `no-referrer`, under which browsers
+ * send the forms' POSTs with `Origin: null`, which Next.js refuses as a cross-site action).
  */
 export const metadata: Metadata = {
   title: 'Manage your demo',
   robots: { index: false, follow: false },
-  referrer: 'same-origin',
+  referrer: MANAGE_REFERRER_POLICY,
 };
 
 /** The cancel action with its bound first argument (see cancelDemoBooking). */
 const cancelBooking = cancelDemoBooking.bind(null, null);
 
 type ManagePageProps = {
-  searchParams: Promise<{ token?: string | string[]; outcome?: string | string[] }>;
+  searchParams: Promise<{ outcome?: string | string[] }>;
 };
 
 /** Notices after a post, shown with role="alert": the outcome of the visitor's own action. */
@@ -68,15 +71,16 @@ function Contact() {
 
 /**
  * The page the visitor's e-mails link to: without an account, the signed manage
- * token in the URL shows the booked demo (in the provider's zone and, with JavaScript, the
+ * token (exchanged from the link's query for an http-only cookie by src/proxy.ts before this
+ * renders, so the address bar shows no secret) shows the booked demo (in the provider's zone and, with JavaScript, the
  * visitor's) and offers to pick another time or cancel, both plain forms that work without
  * JavaScript; a cancelled or past demo is shown as such, a bad link says how to reach the team.
  * Not indexed; sends no referrer to other sites.
  */
 export default async function ManageDemoPage({ searchParams }: ManagePageProps) {
   await connection();
-  const { token, outcome } = await searchParams;
-  const view = await loadView(typeof token === 'string' ? token : undefined);
+  const { outcome } = await searchParams;
+  const view = await loadView((await cookies()).get(MANAGE_COOKIE)?.value);
   const notice = typeof outcome === 'string' ? notices[outcome] : undefined;
   const heading =
     view.kind === 'cancelled'
@@ -172,7 +176,6 @@ export default async function ManageDemoPage({ searchParams }: ManagePageProps) 
                 Cancel the demo
               </h2>
               <form action={cancelBooking} className="mt-1 grid justify-items-start gap-2">
-                <input type="hidden" name="token" value={view.offer.token} />
                 <p>
                   If you no longer need it, cancel it: {view.demo.hostName} is told and the time is
                   freed.
