@@ -6,6 +6,7 @@ import { leads } from '../../db/schema';
 import { getEnv, type Env } from '../../env';
 import { getSiteSecret } from '../../security/site-secret';
 import { liveBooking } from '../bookings';
+import { upcomingOfEmail } from '../limits';
 import { bookingSettings, isBookingOn } from '../rules';
 import { issueBookingToken, verifyBookingToken } from '../tokens';
 import type { DemoStep } from '../types';
@@ -50,7 +51,7 @@ export async function bookingOfferFor(reference: string): Promise<BookingOffer |
 
 /**
  * What the booking page shows for the booking token `token`: the enquiry's live demo, else fresh
- * times (with a new token); `none` when booking is off or the token is invalid or expired, or the
+ * times (with a new token) and the earliest upcoming demo of the same e-mail address; `none` when booking is off or the token is invalid or expired, or the
  * enquiry is quarantined or gone.
  * @throws on database errors.
  */
@@ -63,9 +64,19 @@ export async function demoStep(token: string | undefined): Promise<DemoStep> {
   const booking = await liveBooking(db, leadId);
   if (booking) return { kind: 'booked', demo: bookedDemoOf(booking, env) };
   const [lead] = await db
-    .select({ id: leads.id, verdict: leads.verdict, demoRequested: leads.demoRequested })
+    .select({
+      id: leads.id,
+      verdict: leads.verdict,
+      demoRequested: leads.demoRequested,
+      email: leads.email,
+    })
     .from(leads)
     .where(eq(leads.id, leadId));
   if (!lead || lead.verdict === 'spam') return { kind: 'none' };
-  return { kind: 'offer', offer: await offerFor(db, env, lead) };
+  const [emailDemo] = await upcomingOfEmail(db, lead.email, Date.now());
+  return {
+    kind: 'offer',
+    offer: await offerFor(db, env, lead),
+    ...(emailDemo && { emailDemo: bookedDemoOf(emailDemo, env) }),
+  };
 }
