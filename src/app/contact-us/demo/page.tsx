@@ -22,7 +22,7 @@ function noticeFor(outcome: string | string[] | undefined, step: DemoStep): stri
   if (typeof outcome !== 'string') return undefined;
   if (outcome === 'email-cap')
     return emailCapNotice(step.kind === 'offer' ? step.emailDemo : undefined);
-  return bookingNotices[outcome];
+  return Object.hasOwn(bookingNotices, outcome) ? bookingNotices[outcome] : undefined;
 }
 
 async function loadStep(token: string | undefined): Promise<DemoStep> {
