@@ -1,11 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
 import { honeypotField } from '@/lib/contact-fields';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { startSmtpServer, type TestSmtpServer } from '@/server/test-support/smtp';
+import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { hiddenInputs } from './support/contact-form';
 import { demoServerEnv } from './support/demo-booking';
 import { startProductionServer, type ProductionServer } from './support/next-server';
@@ -33,10 +35,13 @@ const asHtml = (text: string) =>
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#x27;');
 
-describe('demo booking caps from the production build, without JavaScript', () => {
+describe('demo booking caps from the production build', () => {
   let smtp: TestSmtpServer;
   let server: ProductionServer;
   let dataDir: string;
+  let browser: Browser | undefined;
+  /** The demo the first test booked for asha.rao@hospital.example (ISO instant). */
+  let ashaDemo: string;
   beforeAll(async () => {
     smtp = await startSmtpServer();
     dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-demo-caps-'));
@@ -46,6 +51,7 @@ describe('demo booking caps from the production build, without JavaScript', () =
     });
   });
   afterAll(async () => {
+    await browser?.close();
     await server?.stop();
     await smtp?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -95,6 +101,7 @@ describe('demo booking caps from the production build, without JavaScript', () =
     const first = await enquire('asha.rao@hospital.example');
     const starts = offered(first);
     expect(starts.length).toBeGreaterThan(6);
+    ashaDemo = starts[0]!;
     const booked = await book(first, starts[0]!);
     expect(booked.location).toMatch(/\/contact-us\/demo$/);
     expect(booked.html).toContain('Your demo is booked');
@@ -121,5 +128,30 @@ describe('demo booking caps from the production build, without JavaScript', () =
     console.log(
       `production, no JavaScript: booked ${starts[0]}; same e-mail refused: "${sentence}"; second client demo booked; third refused: "${bookingNotices['client-cap']}"`,
     );
+  });
+
+  it('with JavaScript: the e-mail cap sentence shows above the picker, the chosen time kept', async () => {
+    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/contact-us?subject=demo`);
+    for (const [name, value] of Object.entries({ ...enquiry, email: 'ASHA.RAO@hospital.example' }))
+      await page.locator(`[name="${name}"]`).fill(value);
+    await page.waitForTimeout(3_300); // the form token's minimum age
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('grid').waitFor({ timeout: 30_000 });
+    const radio = page.locator('input[name="start"]').nth(1);
+    await radio.check();
+    const chosen = (await radio.getAttribute('value'))!;
+    await page.getByRole('button', { name: 'Book this time' }).click();
+    await page.waitForURL(/outcome=email-cap/, { timeout: 30_000 });
+    const at = Date.parse(ashaDemo);
+    const sentence = emailCapNotice({
+      day: formatDay(at, 'Asia/Kolkata'),
+      time: formatTime(at, 'Asia/Kolkata'),
+    });
+    await expect.poll(() => page.locator('p[role="alert"]').textContent()).toBe(sentence);
+    await page.getByRole('grid').waitFor({ timeout: 30_000 });
+    expect(await page.locator('input[name="start"]:checked').getAttribute('value')).toBe(chosen);
+    console.log(`production, JavaScript: refused "${sentence}", ${chosen} still chosen`);
   });
 });
