@@ -1,5 +1,5 @@
 /**
- * Next.js start hook: opens the database, applies migrations and starts the outbox worker in the
+ * Next.js start hook: opens the database, applies migrations and starts the queue worker in the
  * Node.js server process. Skipped in the Edge runtime and during `next build`.
  */
 export async function register(): Promise<void> {

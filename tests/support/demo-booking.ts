@@ -15,7 +15,9 @@ export const demoHosts = [
 
 /**
  * Booking variables for a production server under test: every hour of every day, so that times
- * are free whenever the test runs, over the next two days with one hour's notice.
+ * are free whenever the test runs, over the next two days with one hour's notice; every test
+ * visitor books from 127.0.0.1, so the cap of upcoming demos per client address is raised
+ * (tests/production/demo-caps.test.ts sets it back).
  */
 export const demoEnv = {
   DEMO_HOSTS: JSON.stringify(demoHosts),
@@ -24,6 +26,7 @@ export const demoEnv = {
   DEMO_HOURS: 'Mon-Sun 00:00-24:00',
   DEMO_NOTICE_HOURS: '1',
   DEMO_BOOKING_DAYS: '2',
+  DEMO_MAX_PER_CLIENT: '100',
 };
 
 /**

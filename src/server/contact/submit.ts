@@ -42,7 +42,7 @@ export type SubmissionDeps = {
   spamMaxPerHour: number;
   /** Origins accepted besides the request's own host, e.g. `SITE_URL`'s. */
   allowedOrigins?: string[];
-  /** Called after an enquiry is stored, to wake the outbox worker. */
+  /** Called after an enquiry is stored, to wake the queue worker. */
   onStored?: () => void;
   /** Webhook endpoints each lead is queued for besides the e-mail; default none. */
   deliveries?: DeliveryTargets;

@@ -83,6 +83,11 @@ export const demoBookings = pgTable(
     status: text('status').$type<DemoBookingStatus>().notNull().default('booked'),
     /** iCalendar `SEQUENCE` of the invitation: 0 when booked, + 1 at each change. */
     sequence: integer('sequence').notNull().default(0),
+    /**
+     * Keyed hash of the client address that booked (hashClientAddress, never the address), for the
+     * cap of upcoming demos per client; null when booked without one (the operator, tests).
+     */
+    clientHash: text('client_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -94,6 +99,9 @@ export const demoBookings = pgTable(
       .on(table.leadId)
       .where(sql`${table.status} = 'booked'`),
     index('demo_bookings_starts_at_idx').on(table.startsAt),
+    index('demo_bookings_client_live_idx')
+      .on(table.clientHash)
+      .where(sql`${table.status} = 'booked'`),
   ],
 );
 

@@ -41,10 +41,12 @@ export async function consumeBookingLimit(
 
 /**
  * Books the time `start` (an ISO instant from the form) for the enquiry of `token`;
- * wakes the outbox so the invitations leave at once. Every post counts against the client's own
+ * wakes the queue worker so the invitations leave at once. Every post counts against the client's own
  * booking limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`, kept apart from the form's):
  * beyond it, `limited`. `gone` when the time is no longer free (the page then shows fresh
- * times), `invalid` for a bad token, time or a refused enquiry.
+ * times), `email-cap` or `client-cap` when the enquiry's e-mail address or the client address
+ * (its keyed hash, stored on the booking) already has its upcoming demos (`DEMO_MAX_PER_EMAIL`,
+ * `DEMO_MAX_PER_CLIENT`), `invalid` for a bad token, time or a refused enquiry.
  * @throws on database errors.
  */
 export async function bookFromForm(
@@ -60,7 +62,8 @@ export async function bookFromForm(
   const leadId = verifyBookingToken(token, secret);
   const at = Date.parse(start);
   if (!leadId || !Number.isFinite(at)) return 'invalid';
-  const result = await bookDemo(db, bookingSettings(env), leadId, at);
+  const clientHash = hashClientAddress(clientAddress, secret);
+  const result = await bookDemo(db, bookingSettings(env), leadId, at, Date.now(), clientHash);
   if (result.outcome === 'booked') {
     log.info({
       event: 'demo.booked',
@@ -71,6 +74,10 @@ export async function bookFromForm(
     });
     nudgeQueueWorker();
   }
+  if (result.outcome === 'capped') {
+    log.info({ event: 'demo.capped', cap: result.cap, leadId });
+    return result.cap === 'email' ? 'email-cap' : 'client-cap';
+  }
   if (result.outcome === 'refused') return 'invalid';
   return result.outcome === 'slot-gone' ? 'gone' : 'booked';
 }
@@ -78,7 +85,7 @@ export async function bookFromForm(
 /**
  * Runs a change posted from the manage page: checks the client's booking limit (every post counts,
  * even one with a bad token, so tokens cannot be guessed at speed), the token, then `change`;
- * logs it and wakes the outbox worker when something changed.
+ * logs it and wakes the queue worker when something changed.
  */
 async function changeFromForm(
   token: string,

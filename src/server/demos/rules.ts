@@ -71,6 +71,13 @@ export const demoEnvSchema = z.object({
   DEMO_NOTICE_HOURS: nonNegativeInt(12),
   /** Most demos a host gives on one day in `DEMO_TIMEZONE`. */
   DEMO_MAX_PER_DAY: positiveInt(4),
+  /**
+   * Most upcoming demos booked from one client address (its keyed hash), whatever the enquiries:
+   * a person never reaches it, a script filling the calendar does.
+   */
+  DEMO_MAX_PER_CLIENT: positiveInt(2),
+  /** Most upcoming demos of one e-mail address (compared without case), whatever the enquiries. */
+  DEMO_MAX_PER_EMAIL: positiveInt(1),
   /** Dates without demos, comma-separated ISO dates (`2026-01-26,2026-08-15`). */
   DEMO_CLOSED_DATES: commaList(z.iso.date()),
   /** Days offered ahead, today included. */
@@ -132,7 +139,7 @@ export function demoRules(env: DemoEnv): DemoRules {
   };
 }
 
-/** The booking settings of the environment: rules, hosts, reminder hours and `WEBHOOK_URLS`. */
+/** The booking settings of the environment: rules, hosts, reminder hours, caps and `WEBHOOK_URLS`. */
 export function bookingSettings(
   env: DemoEnv & { WEBHOOK_URLS: readonly string[] },
 ): BookingSettings {
@@ -140,6 +147,7 @@ export function bookingSettings(
     rules: demoRules(env),
     hosts: env.DEMO_HOSTS,
     reminderHours: env.DEMO_REMINDER_HOURS,
+    caps: { perClient: env.DEMO_MAX_PER_CLIENT, perEmail: env.DEMO_MAX_PER_EMAIL },
     webhookUrls: env.WEBHOOK_URLS,
   };
 }

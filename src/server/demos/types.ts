@@ -60,17 +60,29 @@ export type BookingSettings = {
   reminderHours: number;
   /** Where the hosts' busy times come from; default this process's feed cache (processFeeds). */
   feeds?: BusyFeeds;
+  /**
+   * Most upcoming demos per client address (`DEMO_MAX_PER_CLIENT`) and per e-mail address
+   * (`DEMO_MAX_PER_EMAIL`); without it nothing is capped (the environment always sets it).
+   */
+  caps?: BookingCaps;
   /** `WEBHOOK_URLS`: each booking change is announced to them as a `demo.*` event. */
   webhookUrls?: readonly string[];
 };
 
+/** Most upcoming demos booked from one client address, and of one e-mail address. */
+export type BookingCaps = { perClient: number; perEmail: number };
+
 /**
  * What a booking request did: `booked` (now, or `already-booked` earlier: one live demo per
- * enquiry), `slot-gone` with the times free now, or `refused` (no such enquiry, or a quarantined one).
+ * enquiry), `slot-gone` with the times free now, `capped` (the e-mail address already has its
+ * upcoming demos, the earliest given, or the client address has), or `refused` (no such enquiry,
+ * or a quarantined one).
  */
 export type BookingResult =
   | { outcome: 'booked' | 'already-booked'; booking: DemoBooking }
   | { outcome: 'slot-gone'; slots: Slot[] }
+  | { outcome: 'capped'; cap: 'email'; booking: DemoBooking }
+  | { outcome: 'capped'; cap: 'client' }
   | { outcome: 'refused' };
 
 /**
@@ -183,9 +195,15 @@ export type BookedDemo = {
   meetingUrl: string;
 };
 
-/** What the booking page shows for a token: the demo booked, the times to pick from, or nothing. */
+/**
+ * What the booking page shows for a token: the demo booked, the times to pick from (with the
+ * earliest upcoming demo of another enquiry of the same e-mail address, when there is one, for the
+ * notice of the e-mail cap), or nothing.
+ */
 export type DemoStep =
-  { kind: 'booked'; demo: BookedDemo } | { kind: 'offer'; offer: BookingOffer } | { kind: 'none' };
+  | { kind: 'booked'; demo: BookedDemo }
+  | { kind: 'offer'; offer: BookingOffer; emailDemo?: BookedDemo }
+  | { kind: 'none' };
 
 /**
  * What the manage page shows for a token: the live demo with the times it can move to (`offer`,
@@ -197,8 +215,11 @@ export type ManageView =
   | { kind: 'cancelled' | 'past'; demo: BookedDemo; reference: string }
   | { kind: 'invalid' };
 
-/** What a booking post did, for the booking page's notice. */
-export type BookOutcome = 'booked' | 'gone' | 'invalid' | 'limited';
+/**
+ * What a booking post did, for the booking page's notice: `email-cap` and `client-cap` when the
+ * e-mail address or the client address already has its upcoming demos.
+ */
+export type BookOutcome = 'booked' | 'gone' | 'invalid' | 'limited' | 'email-cap' | 'client-cap';
 
 /** What a reschedule or cancel post did, for the manage page's notice. */
 export type ManageOutcome = 'rescheduled' | 'cancelled' | 'gone' | 'closed' | 'invalid' | 'limited';

@@ -129,7 +129,7 @@ export type EraseResult =
  * (DPDP Act 2023 right to erasure). An enquiry with a live demo has it cancelled first
  * (`options.settings`; cancelDemosOf: `METHOD:CANCEL` to the host and the visitor, the
  * `demo.cancelled` event), and the erasure waits up to `options.waitMs` until those cancellations
- * have been delivered by the outbox worker (the running site's): erasing at once would drop them
+ * have been delivered by the queue worker (the running site's): erasing at once would drop them
  * with the enquiry's jobs, and the host's calendar would keep a demo nobody attends.
  * @throws on database errors.
  */
@@ -240,7 +240,7 @@ export type ReleaseResult = 'released' | 'already-released' | 'not-found';
 /**
  * Moves the quarantined enquiry `reference` to the normal path in ONE transaction
  * (`leads release`): verdict `lead`, `released_at` set, its deliveries (e-mail and the webhook
- * endpoints of `targets`) queued with `enqueueDeliveries`, so the running site's outbox worker
+ * endpoints of `targets`) queued with `enqueueDeliveries`, so the running site's queue worker
  * sends each exactly once. Releasing it
  * again queues nothing (`already-released`), nor does an enquiry that was never spam.
  */

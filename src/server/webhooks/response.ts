@@ -17,7 +17,7 @@ export function retryAfterMs(header: string | null, nowMs: number): number {
 
 /**
  * Judges a non-2xx answer of a webhook endpoint: 408, 429 and 5xx are temporary (the
- * outbox retries, no sooner than `Retry-After`); a redirect (never followed) and any other 4xx are
+ * queue retries, no sooner than `Retry-After`); a redirect (never followed) and any other 4xx are
  * permanent: the job is marked failed until `leads retry`.
  */
 export function responseFailure(

@@ -5,6 +5,7 @@ import { redirect } from 'next/navigation';
 import { isHttps } from '@/lib/security/transport';
 import { bookFromForm } from '@/server/demos/forms';
 import { BOOKING_COOKIE, BOOKING_TOKEN_MAX_AGE_MS } from '@/server/demos/tokens';
+import type { BookOutcome } from '@/server/demos/types';
 import { getEnv } from '@/server/env';
 import { clientAddress } from '@/server/http/client-address';
 import { errorFacts, log } from '@/server/log';
@@ -14,7 +15,9 @@ import { errorFacts, log } from '@/server/log';
  * time for the enquiry of the signed token, keeps the token in an http-only cookie scoped to
  * /contact-us/demo (never in the URL), and redirects there: the page shows the booked demo, or
  * fresh times with `?outcome=gone` when the time was just taken (`invalid` for a bad request,
- * `limited` past the client's booking limit, `unavailable` when the database failed).
+ * `limited` past the client's booking limit, `email-cap` or `client-cap` past a cap of upcoming
+ * demos, `unavailable` when the database failed); but for `gone`, `start` carries the chosen time
+ * back so the form keeps it.
  * Takes the form's previous state first (`useActionState`'s: null, or the message of a call that
  * failed in the browser; not used) before the form, like every action of this site: the request
  * guard (src/lib/security/action-form.ts) accepts only actions posted as (bound value, form), so an
@@ -23,13 +26,10 @@ import { errorFacts, log } from '@/server/log';
 export async function bookDemoTime(_previous: string | null, formData: FormData): Promise<never> {
   const token = String(formData.get('token') ?? '');
   const requestHeaders = await headers();
-  let outcome: 'booked' | 'gone' | 'invalid' | 'limited' | 'unavailable';
+  const start = String(formData.get('start') ?? '');
+  let outcome: BookOutcome | 'unavailable';
   try {
-    outcome = await bookFromForm(
-      token,
-      String(formData.get('start') ?? ''),
-      clientAddress(requestHeaders, getEnv().TRUST_PROXY),
-    );
+    outcome = await bookFromForm(token, start, clientAddress(requestHeaders, getEnv().TRUST_PROXY));
   } catch (error) {
     log.error({ event: 'demo.book_failed', error: errorFacts(error) });
     outcome = 'unavailable';
@@ -41,5 +41,8 @@ export async function bookDemoTime(_previous: string | null, formData: FormData)
     path: '/contact-us/demo',
     maxAge: BOOKING_TOKEN_MAX_AGE_MS / 1000,
   });
-  redirect(outcome === 'booked' ? '/contact-us/demo' : `/contact-us/demo?outcome=${outcome}`);
+  if (outcome === 'booked') redirect('/contact-us/demo');
+  const query = new URLSearchParams({ outcome });
+  if (outcome !== 'gone' && Number.isFinite(Date.parse(start))) query.set('start', start);
+  redirect(`/contact-us/demo?${query}`);
 }

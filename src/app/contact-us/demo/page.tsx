@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import { CircleCheck } from 'lucide-react';
+import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
 import { emailHref, phoneHref, site } from '@/content/site';
 import { BOOKING_COOKIE } from '@/server/demos/tokens';
 import type { DemoStep } from '@/server/demos/types';
@@ -12,15 +13,17 @@ import { VisitorTime } from './_components/visitor-time';
 
 export const metadata: Metadata = { title: 'Book a demo', robots: { index: false, follow: false } };
 
-type DemoPageProps = { searchParams: Promise<{ outcome?: string | string[] }> };
-
-const notices: Record<string, string> = {
-  gone: 'Sorry, that time was just taken. Please pick another.',
-  invalid: 'Please pick one of the times below.',
-  limited:
-    'Too many booking attempts from your connection. Please wait a few minutes and try again.',
-  unavailable: 'Booking is unavailable for a moment. Please try again.',
+type DemoPageProps = {
+  searchParams: Promise<{ outcome?: string | string[]; start?: string | string[] }>;
 };
+
+/** The notice for the outcome of the last booking post, if any. */
+function noticeFor(outcome: string | string[] | undefined, step: DemoStep): string | undefined {
+  if (typeof outcome !== 'string') return undefined;
+  if (outcome === 'email-cap')
+    return emailCapNotice(step.kind === 'offer' ? step.emailDemo : undefined);
+  return Object.hasOwn(bookingNotices, outcome) ? bookingNotices[outcome] : undefined;
+}
 
 async function loadStep(token: string | undefined): Promise<DemoStep> {
   try {
@@ -34,11 +37,12 @@ async function loadStep(token: string | undefined): Promise<DemoStep> {
 /**
  * Where the booking form leads: the booked demo with its time in the provider's zone
  * (named, e.g. "11:30 IST") and, with JavaScript, in the visitor's; or fresh times when the chosen
- * one was taken; or, without a valid booking token, how to reach the team. Not indexed.
+ * one was taken or a cap was reached (the notice says which; the time posted as `start` stays
+ * chosen); or, without a valid booking token, how to reach the team. Not indexed.
  */
 export default async function DemoPage({ searchParams }: DemoPageProps) {
   await connection();
-  const { outcome } = await searchParams;
+  const { outcome, start } = await searchParams;
   const step = await loadStep((await cookies()).get(BOOKING_COOKIE)?.value);
   return (
     <div className="mx-auto max-w-page px-2 py-4 sm:px-3 md:py-6">
@@ -80,7 +84,8 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
         {step.kind === 'offer' && (
           <BookingForm
             offer={step.offer}
-            notice={typeof outcome === 'string' ? notices[outcome] : undefined}
+            notice={noticeFor(outcome, step)}
+            chosen={typeof start === 'string' ? start : undefined}
           />
         )}
         {step.kind === 'none' && (

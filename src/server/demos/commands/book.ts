@@ -6,18 +6,21 @@ import type { Db } from '../../db';
 import { demoBookings, leads } from '../../db/schema';
 import { liveBooking } from '../bookings';
 import { hostCalendars, hostsByLoad } from '../calendars';
+import { hasRoomOnDay, reachedCap } from '../limits';
 import type { BookingResult, BookingSettings } from '../types';
 import { freeSlots } from '../views/slots';
 import { announceChange } from './announce';
 
 /**
- * Books the demo at `start` (ms) for the lead `leadId`. The time must be offered now; its free
+ * Books the demo at `start` (ms) for the lead `leadId`, posted from the client whose address hashes
+ * to `clientHash` (null: no client, e.g. the operator). The time must be offered now; its free
  * hosts are tried from the one with the fewest upcoming demos (ties in `DEMO_HOSTS` order). Each
- * try inserts the booking and queues what a booking announces (invitations, the reminder when the
- * demo is more than `reminderHours` away, the `demo.booked` event: announceChange) in one
- * transaction; the partial unique indexes of demo_bookings make a concurrent booking of the same
- * host and start, or a second live booking of the lead, insert nothing, on any number of
- * instances.
+ * try is one transaction: the caps of upcoming demos per e-mail and per client address and the
+ * host's `maxPerDay` are counted under their locks (limits.ts), then the booking is inserted and
+ * what a booking announces is queued (invitations, the reminder when the demo is more than
+ * `reminderHours` away, the `demo.booked` event: announceChange). The partial unique indexes of
+ * demo_bookings make a concurrent booking of the same host and start, or a second live booking of
+ * the lead, insert nothing, on any number of instances; a host whose day is full is skipped.
  * @throws on database errors (nothing is then booked).
  */
 export async function bookDemo(
@@ -26,9 +29,10 @@ export async function bookDemo(
   leadId: string,
   start: number,
   now: number = Date.now(),
+  clientHash: string | null = null,
 ): Promise<BookingResult> {
   const [lead] = await db
-    .select({ verdict: leads.verdict })
+    .select({ verdict: leads.verdict, email: leads.email })
     .from(leads)
     .where(eq(leads.id, leadId));
   if (!lead || lead.verdict === 'spam') return { outcome: 'refused' };
@@ -40,7 +44,10 @@ export async function bookDemo(
   );
   if (slot) {
     for (const hostEmail of hostsByLoad(slot.hosts, calendars, now)) {
-      const booking = await db.transaction(async (tx) => {
+      const attempt = await db.transaction(async (tx) => {
+        const cap = await reachedCap(tx, settings.caps, { email: lead.email, clientHash }, now);
+        if (cap) return cap;
+        if (!(await hasRoomOnDay(tx, settings.rules, hostEmail, slot.start))) return undefined;
         const [inserted] = await tx
           .insert(demoBookings)
           .values({
@@ -49,14 +56,16 @@ export async function bookDemo(
             hostEmail,
             startsAt: new Date(slot.start),
             endsAt: new Date(slot.end),
+            clientHash,
           })
           .onConflictDoNothing()
           .returning();
         if (inserted)
           await announceChange(tx, { kind: 'booked', booking: inserted }, settings, now);
-        return inserted;
+        return inserted && { booked: inserted };
       });
-      if (booking) return { outcome: 'booked', booking };
+      if (attempt && 'cap' in attempt) return { outcome: 'capped', ...attempt };
+      if (attempt) return { outcome: 'booked', booking: attempt.booked };
       const raced = await liveBooking(db, leadId);
       if (raced) return { outcome: 'already-booked', booking: raced };
     }

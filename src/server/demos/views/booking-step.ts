@@ -6,6 +6,7 @@ import { leads } from '../../db/schema';
 import { getEnv, type Env } from '../../env';
 import { getSiteSecret } from '../../security/site-secret';
 import { liveBooking } from '../bookings';
+import { upcomingOfEmail } from '../limits';
 import { bookingSettings, isBookingOn } from '../rules';
 import { issueBookingToken, verifyBookingToken } from '../tokens';
 import type { DemoStep } from '../types';
@@ -54,7 +55,8 @@ export async function bookingOfferFor(reference: string): Promise<BookingOffer |
 
 /**
  * What the booking page shows for the booking token `token`: the enquiry's live demo, else fresh
- * times (with the same token, dated at the enquiry); `none` when booking is off or the token is invalid or expired, or the
+ * times (with the same token, dated at the enquiry) and the earliest upcoming demo of the same
+ * e-mail address; `none` when booking is off or the token is invalid or expired, or the
  * enquiry is quarantined or gone.
  * @throws on database errors.
  */
@@ -72,9 +74,15 @@ export async function demoStep(token: string | undefined): Promise<DemoStep> {
       verdict: leads.verdict,
       demoRequested: leads.demoRequested,
       createdAt: leads.createdAt,
+      email: leads.email,
     })
     .from(leads)
     .where(eq(leads.id, leadId));
   if (!lead || lead.verdict === 'spam') return { kind: 'none' };
-  return { kind: 'offer', offer: await offerFor(db, env, lead) };
+  const [emailDemo] = await upcomingOfEmail(db, lead.email, Date.now());
+  return {
+    kind: 'offer',
+    offer: await offerFor(db, env, lead),
+    ...(emailDemo && { emailDemo: bookedDemoOf(emailDemo, env) }),
+  };
 }

@@ -28,7 +28,8 @@ const bookTime = safely(bookDemoTime);
  * The demo booking step: a plain form, so it works without JavaScript. The free times of each day
  * are radio buttons in a fieldset named by the day, in the provider's zone. Headed "Pick a time for
  * your demo" after "Schedule a Demo", else "Book a call with our team". `notice` is shown above the
- * times (e.g. the time just chosen was taken), and in its place why a post with JavaScript failed.
+ * times (e.g. the time just chosen was taken), and in its place why a post with JavaScript failed;
+ * the time `chosen` (an offered ISO instant, e.g. the one a refused post chose) starts ticked.
  * With `reschedule` (the manage page's server action) it moves the booked demo instead: an h2
  * "Pick another time", `offer.token` empty (the action reads the manage token from its cookie);
  * an empty token renders no field.
@@ -36,10 +37,12 @@ const bookTime = safely(bookDemoTime);
 export function BookingForm({
   offer,
   notice,
+  chosen,
   reschedule,
 }: {
   offer: BookingOffer;
   notice?: string;
+  chosen?: string;
   reschedule?: TimeAction;
 }) {
   const [failure, action] = useActionState(reschedule ? safely(reschedule) : bookTime, null);
@@ -85,7 +88,7 @@ export function BookingForm({
                 <legend className="font-semibold">{day.label}</legend>
                 <div className="flex flex-wrap gap-1">
                   {day.times.map((time) => (
-                    <TimeOption key={time.start} {...time} />
+                    <TimeOption key={time.start} {...time} defaultChecked={time.start === chosen} />
                   ))}
                 </div>
               </fieldset>

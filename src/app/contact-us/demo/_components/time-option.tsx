@@ -3,17 +3,20 @@ import type { ChangeEventHandler } from 'react';
 /**
  * One offered time as a radio button in its bordered label, posted as
  * `start` (the ISO instant). Shared by the plain booking form and the picker; `checked` and
- * `onChange` make it controlled (the picker), without them it is a plain form control.
+ * `onChange` make it controlled (the picker), without them it is a plain form control
+ * (`defaultChecked`: ticked at first).
  */
 export function TimeOption({
   start,
   label,
   checked,
+  defaultChecked,
   onChange,
 }: {
   start: string;
   label: string;
   checked?: boolean;
+  defaultChecked?: boolean;
   onChange?: ChangeEventHandler<HTMLInputElement>;
 }) {
   return (
@@ -24,6 +27,7 @@ export function TimeOption({
         value={start}
         required
         checked={checked}
+        defaultChecked={defaultChecked}
         onChange={onChange}
         className="accent-brand-700"
       />

@@ -1,0 +1,2 @@
+ALTER TABLE "demo_bookings" ADD COLUMN "client_hash" text;--> statement-breakpoint
+CREATE INDEX "demo_bookings_client_live_idx" ON "demo_bookings" USING btree ("client_hash") WHERE "demo_bookings"."status" = 'booked';

@@ -1,0 +1,157 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
+import { honeypotField } from '@/lib/contact-fields';
+import { formatDay, formatTime } from '@/lib/demo/display';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
+import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
+import { hiddenInputs } from '@test/contact-form';
+import { demoServerEnv } from '@test/demo-booking';
+import { startProductionServer, type ProductionServer } from '@test/next-server';
+
+const enquiry = {
+  firstName: 'Asha',
+  lastName: 'Rao',
+  organization: 'City General Hospital',
+  subject: 'Request a demo of Nirmaya HIMS',
+  message: '',
+};
+
+const form = (entries: Array<[string, string]>) => {
+  const data = new FormData();
+  for (const [name, value] of entries) data.append(name, value);
+  return data;
+};
+
+/** The sentence as the page's HTML carries it (React escapes `&`, `<`, `>`, `"` and `'`). */
+const asHtml = (text: string) =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#x27;');
+
+describe('demo booking caps from the production build', () => {
+  let smtp: TestSmtpServer;
+  let server: ProductionServer;
+  let dataDir: string;
+  let browser: Browser | undefined;
+  /** The demo the first test booked for asha.rao@hospital.example (ISO instant). */
+  let ashaDemo: string;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-demo-caps-'));
+    server = await startProductionServer({
+      env: { ...demoServerEnv(dataDir, smtp.url, 50), DEMO_MAX_PER_CLIENT: '2' },
+      readyPath: '/api/health',
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Sends an enquiry as `email` without JavaScript and returns the confirmation's HTML. */
+  async function enquire(email: string): Promise<string> {
+    const page = `${server.url}/contact-us?subject=demo`;
+    const hidden = hiddenInputs(await (await fetch(page)).text());
+    await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
+    const answer = await fetch(page, {
+      method: 'POST',
+      body: form([...hidden, ...Object.entries({ ...enquiry, email }), [honeypotField, '']]),
+      headers: { origin: server.url },
+    });
+    return answer.text();
+  }
+  const offered = (html: string) =>
+    [...html.matchAll(/<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/g)].map(
+      (match) => match[1]!,
+    );
+  /**
+   * Books `start` with the booking form of the confirmation `html` as a plain POST, then opens
+   * where it redirects with the booking cookie: the redirect's location and the page's HTML.
+   */
+  async function book(html: string, start: string) {
+    const posted = await fetch(`${server.url}/contact-us?subject=demo`, {
+      method: 'POST',
+      body: form([...hiddenInputs(html), ['start', start]]),
+      headers: { origin: server.url },
+      redirect: 'manual',
+    });
+    expect(posted.status).toBe(303);
+    const location = posted.headers.get('location')!;
+    const cookie = posted.headers.get('set-cookie')!.split(';')[0]!;
+    const page = await fetch(new URL(location, server.url), { headers: { cookie } });
+    expect(page.status).toBe(200);
+    return { location, html: await page.text() };
+  }
+  /** Whether the radio button of `start` is ticked in `html`. */
+  const ticked = (html: string, start: string) =>
+    new RegExp(
+      `<input[^>]*value="${start}"[^>]*checked|<input[^>]*checked[^>]*value="${start}"`,
+    ).test(html);
+
+  it('a second demo of one e-mail address and a third of one client address are refused with a sentence, the form and the chosen time kept', async () => {
+    const first = await enquire('asha.rao@hospital.example');
+    const starts = offered(first);
+    expect(starts.length).toBeGreaterThan(6);
+    ashaDemo = starts[0]!;
+    const booked = await book(first, starts[0]!);
+    expect(booked.location).toMatch(/\/contact-us\/demo$/);
+    expect(booked.html).toContain('Your demo is booked');
+
+    const again = await book(await enquire('Asha.Rao@hospital.example'), starts[2]!);
+    expect(again.location).toContain('outcome=email-cap');
+    const at = Date.parse(starts[0]!);
+    const sentence = emailCapNotice({
+      day: formatDay(at, 'Asia/Kolkata'),
+      time: formatTime(at, 'Asia/Kolkata'),
+    });
+    expect(again.html).toContain(asHtml(sentence));
+    expect(again.html).toContain('Pick a time for your demo');
+    expect(ticked(again.html, starts[2]!)).toBe(true);
+
+    const colleague = await book(await enquire('ravi@hospital.example'), starts[4]!);
+    expect(colleague.html).toContain('Your demo is booked');
+
+    const third = await book(await enquire('meena@hospital.example'), starts[6]!);
+    expect(third.location).toContain('outcome=client-cap');
+    expect(third.html).toContain(asHtml(bookingNotices['client-cap']!));
+    expect(third.html).toContain('Pick a time for your demo');
+    expect(ticked(third.html, starts[6]!)).toBe(true);
+    console.log(
+      `production, no JavaScript: booked ${starts[0]}; same e-mail refused: "${sentence}"; second client demo booked; third refused: "${bookingNotices['client-cap']}"`,
+    );
+  });
+
+  it('with JavaScript: the e-mail cap sentence shows above the picker, the chosen time kept', async () => {
+    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/contact-us?subject=demo`);
+    for (const [name, value] of Object.entries({ ...enquiry, email: 'ASHA.RAO@hospital.example' }))
+      await page.locator(`[name="${name}"]`).fill(value);
+    await page.waitForTimeout(3_300); // the form token's minimum age
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('grid').waitFor({ timeout: 30_000 });
+    const radio = page.locator('input[name="start"]').nth(1);
+    await radio.check();
+    const chosen = (await radio.getAttribute('value'))!;
+    await page.getByRole('button', { name: 'Book this time' }).click();
+    await page.waitForURL(/outcome=email-cap/, { timeout: 30_000 });
+    const at = Date.parse(ashaDemo);
+    const sentence = emailCapNotice({
+      day: formatDay(at, 'Asia/Kolkata'),
+      time: formatTime(at, 'Asia/Kolkata'),
+    });
+    await expect.poll(() => page.locator('p[role="alert"]').textContent()).toBe(sentence);
+    await page.getByRole('grid').waitFor({ timeout: 30_000 });
+    expect(await page.locator('input[name="start"]:checked').getAttribute('value')).toBe(chosen);
+    console.log(`production, JavaScript: refused "${sentence}", ${chosen} still chosen`);
+  });
+});
