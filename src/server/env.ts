@@ -175,6 +175,26 @@ const envSchema = z
     DEMO_REMINDER_HOURS: positiveInt(24),
     /** How long a host's busy feed's last good copy is trusted when the feed cannot be fetched (h). */
     DEMO_FEED_MAX_AGE_HOURS: positiveNumber(6),
+    /**
+     * Operators with the `admin` role, created (or raised to admin) at start: comma-separated
+     * e-mail addresses, compared in lower case. Others are added in the console or the CLI.
+     */
+    ADMIN_EMAILS: z.preprocess(
+      (value) =>
+        typeof value === 'string'
+          ? [
+              ...new Set(
+                value
+                  .split(',')
+                  .map((email) => email.trim().toLowerCase())
+                  .filter(Boolean),
+              ),
+            ]
+          : [],
+      z.array(z.email('each ADMIN_EMAILS entry must be an e-mail address')),
+    ),
+    /** Sign-in requests allowed per client address and per e-mail address in 15 minutes. */
+    SIGN_IN_MAX: positiveInt(5),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
