@@ -1,4 +1,5 @@
 import 'server-only';
+import { ensureAdmins } from './console/operators';
 import { retryWithBackoff } from '@/lib/retry';
 import { closeDatabase, getDatabase, type Database } from './db';
 import { startDeliveryMonitor, type DeliveryMonitor } from './delivery/monitor';
@@ -66,6 +67,10 @@ function startDatabaseWork(
   env: Env,
 ): { monitor: DeliveryMonitor; purge: NodeJS.Timeout } {
   log.info({ event: 'database.ready', kind: database.kind });
+  // ADMIN_EMAILS are admins of the console from the start (no sign-up exists).
+  ensureAdmins(database.db, env.ADMIN_EMAILS).catch((error: unknown) =>
+    log.error({ event: 'console.admins_failed', error: errorFacts(error) }),
+  );
   startQueueWorker(database.db, jobHandlers(database, env), {
     leaseMs: env.OUTBOX_LEASE_SECONDS * 1_000,
     // PGlite is one process's: claims left by a crashed run of it are handed back at once.

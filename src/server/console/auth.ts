@@ -52,7 +52,7 @@ function cookieNames(https: boolean) {
  * instance), so better-auth's per-process limiter is off. The secret is derived from the site
  * secret, the same on every instance.
  */
-export function createAuth({ db, env, baseURL, sendLink }: AuthDeps, secret: string) {
+export function createAuth({ db, baseURL, sendLink }: AuthDeps, secret: string) {
   const https = baseURL.startsWith('https://');
   return betterAuth({
     appName: 'Nirmaya console',
