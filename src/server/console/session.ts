@@ -70,13 +70,19 @@ export async function requirePageOperator(role: OperatorRole = 'sales'): Promise
   return operator;
 }
 
+/** The page that answers 403 to a refused action posted without JavaScript. */
+export const FORBIDDEN_PATH = '/admin/forbidden';
+
 /**
  * The signed-in operator of a console server action, with at least `role`, posted from this
  * site (its `Origin` header names the site, as a browser always sends on a form post): anything
- * else answers 403 before the action changes anything.
+ * else is refused before the action changes anything, with 403 (sent by JavaScript), or for a
+ * form posted without JavaScript with a redirect to a page answering 403 (Next.js renders its
+ * 404 page for `forbidden()` in such a post).
  */
 export async function requireActionOperator(role: OperatorRole = 'sales'): Promise<SignedIn> {
   const request = await headers();
+  const refuse = (): never => (request.get('next-action') ? forbidden() : redirect(FORBIDDEN_PATH));
   const origin = request.get('origin');
   const host = request.get('host');
   let sameSite = false;
@@ -87,8 +93,8 @@ export async function requireActionOperator(role: OperatorRole = 'sales'): Promi
   } catch {
     sameSite = false;
   }
-  if (!sameSite) forbidden();
+  if (!sameSite) refuse();
   const operator = await currentOperator();
-  if (!operator || (role === 'admin' && operator.role !== 'admin')) forbidden();
+  if (!operator || (role === 'admin' && operator.role !== 'admin')) return refuse();
   return operator;
 }
