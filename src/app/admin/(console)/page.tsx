@@ -142,7 +142,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
               </Cell>
               <Cell>{visitorName(row)}</Cell>
               <Cell>{row.organization}</Cell>
-              <Cell className="break-all">{row.email}</Cell>
+              <Cell className="wrap-anywhere">{row.email}</Cell>
               <Cell>{row.subject}</Cell>
               <Cell>{describeDeliveries(row.deliveries)}</Cell>
             </tr>

@@ -106,9 +106,9 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
               <Cell className="whitespace-nowrap">
                 <Time at={row.at} />
               </Cell>
-              <Cell className="break-all">{row.actor}</Cell>
+              <Cell className="wrap-anywhere">{row.actor}</Cell>
               <Cell>{auditActionLabels[row.action] ?? row.action}</Cell>
-              <Cell className="break-all">{row.subject ?? ''}</Cell>
+              <Cell className="wrap-anywhere">{row.subject ?? ''}</Cell>
               <Cell className="break-words">{row.detail ?? ''}</Cell>
             </tr>
           ))}

@@ -78,7 +78,7 @@ export default async function DemosPage({ searchParams }: DemosPageProps) {
               <Cell className="whitespace-nowrap">
                 <Time at={demo.startsAt} />
               </Cell>
-              <Cell className="break-all">{demo.hostEmail}</Cell>
+              <Cell className="wrap-anywhere">{demo.hostEmail}</Cell>
               <Cell>{demo.visitor}</Cell>
               <Cell>{demo.organization}</Cell>
               <Cell>

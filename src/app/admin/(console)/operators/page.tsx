@@ -59,7 +59,7 @@ export default async function OperatorsPage({
       <DataTable caption="Operators" head={['E-mail', 'Added', 'Role', 'Remove']}>
         {operators.map((operator) => (
           <tr key={operator.id}>
-            <Cell className="break-all">{operator.email}</Cell>
+            <Cell className="wrap-anywhere">{operator.email}</Cell>
             <Cell className="whitespace-nowrap">
               <Time at={operator.createdAt} />
             </Cell>

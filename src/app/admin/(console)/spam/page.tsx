@@ -62,7 +62,7 @@ export default async function SpamPage({
                   <Time at={row.createdAt} />
                 </Cell>
                 <Cell>{spamReasonText(row.reason)}</Cell>
-                <Cell className="break-all">{row.email}</Cell>
+                <Cell className="wrap-anywhere">{row.email}</Cell>
                 <Cell>
                   <details>
                     <summary className="cursor-pointer">{row.subject}</summary>

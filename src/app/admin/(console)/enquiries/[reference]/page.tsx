@@ -138,7 +138,7 @@ export default async function EnquiryPage({ params, searchParams }: EnquiryPageP
           <DataTable caption="Deliveries" head={['Channel', 'State', 'Attempts', 'Details']}>
             {lead.deliveries.map((job, index) => (
               <tr key={index}>
-                <Cell className="break-all">{channelOf(job.kind, job.target)}</Cell>
+                <Cell className="min-w-24 wrap-anywhere">{channelOf(job.kind, job.target)}</Cell>
                 <Cell>
                   {job.status}
                   {job.acknowledgedAt ? ' (acknowledged)' : ''}
