@@ -17,7 +17,7 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
   const spam = await unreviewedSpamCount(db);
   const sections = consoleNav.filter((item) => !item.adminOnly || operator.role === 'admin');
   return (
-    <div className="grid gap-3">
+    <div className="flex min-w-0 flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 pb-2">
         <nav aria-label="Console">
           <ul className="flex flex-wrap gap-x-2 gap-y-1">

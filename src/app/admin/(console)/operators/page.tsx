@@ -31,7 +31,7 @@ export default async function OperatorsPage({
   const { db } = await consoleAuth();
   const operators = await listOperators(db);
   return (
-    <div className="grid gap-3">
+    <div className="flex min-w-0 flex-col gap-3">
       <PageHeading
         title="Operators"
         intro="Sales work enquiries, spam and demos; admins also manage operators and read the audit log."

@@ -33,7 +33,7 @@ export default async function SpamPage({
       {rows.length === 0 ? (
         <p>Nothing held as spam.</p>
       ) : (
-        <form action={release} className="grid gap-2">
+        <form action={release} className="flex min-w-0 flex-col gap-2">
           <DataTable
             caption="Held as spam"
             head={['Release', 'Reference', 'Received', 'Why', 'E-mail', 'Subject and message']}

@@ -78,7 +78,7 @@ export default async function EnquiryPage({ params, searchParams }: EnquiryPageP
   const days = offerDays(times, env.DEMO_TIMEZONE);
 
   return (
-    <div className="grid gap-4">
+    <div className="flex min-w-0 flex-col gap-4">
       <PageHeading
         title={`Enquiry ${lead.reference}`}
         intro={
