@@ -295,7 +295,7 @@ function reportChange(email: string, change: string): void {
           ? `No operator ${email}.`
           : `Not an e-mail address or role: ${email}.`,
     );
-  console.log(`${email}: ${change}`);
+  console.log(`${email.trim().toLowerCase()}: ${change}`);
 }
 
 operatorsCommand
