@@ -25,13 +25,16 @@ export function PageHeading({ title, intro }: { title: string; intro?: React.Rea
   );
 }
 
-/** What the last action did (`?notice=`), announced to screen readers. */
+/**
+ * What the last action did (`?notice=`), in a status region; nothing (no box, no gap) when there
+ * is no notice.
+ */
 export function Notice({ notice }: { notice: string | string[] | undefined }) {
   const text = typeof notice === 'string' ? consoleNotices[notice] : undefined;
   return (
     <p
       role="status"
-      className={cn(text && 'mb-2 rounded border border-brand-300 bg-brand-50 p-1.5 text-ink')}
+      className="mb-2 rounded border border-brand-300 bg-brand-50 p-1.5 text-ink empty:hidden"
     >
       {text}
     </p>
@@ -55,7 +58,7 @@ export function DataTable({
       role="region"
       aria-label={caption}
     >
-      <table className="w-full border-collapse text-left text-sm">
+      <table className="w-full min-w-[40rem] border-collapse text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-surface text-ink">
           <tr>
