@@ -7,7 +7,7 @@ import { cn } from '@/lib/utils';
  */
 
 export const inputClass =
-  'min-h-5 rounded border border-slate-400 bg-white px-1 py-0.5 text-base text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700';
+  'min-h-5 min-w-0 rounded border border-slate-400 bg-white px-1 py-0.5 text-base text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700';
 export const labelClass = 'grid gap-0.5 text-sm font-semibold text-ink';
 export const linkClass = 'font-semibold text-brand-800 underline underline-offset-2';
 export const buttonClass =

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   auditLog,
+  demoBookings,
   jobs,
   leads,
   operatorSessions,
@@ -12,6 +13,9 @@ import {
 } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
 import { getEnv } from '../env';
+import { parseWeeklyHours } from '@/lib/demo/hours';
+import { bookDemo, type BookingSettings } from '../demo/booking';
+import { addDemoLead } from '../test-support/demo-lead';
 import {
   backends,
   backendTitle,
@@ -24,8 +28,10 @@ import { authFor, type ConsoleAuth } from './auth';
 import { CLI_ACTOR, listAudit, type Actor } from './audit';
 import {
   acknowledgeDeliveries,
+  cancelDemoAs,
   exportEnquiries,
   releaseEnquiries,
+  rescheduleDemoAs,
   retryDeliveries,
 } from './commands';
 import { addOperator, changeOperatorRole, ensureAdmins, removeOperator } from './operators';
@@ -38,6 +44,30 @@ const env = getEnv({
   SIGN_IN_MAX: '3',
 } as unknown as NodeJS.ProcessEnv);
 const admin: Actor = { email: 'boss@nirmaya.example', role: 'admin' };
+const settings: BookingSettings = {
+  rules: {
+    timeZone: 'Asia/Kolkata',
+    hours: parseWeeklyHours('Mon-Sun 10:00-13:00'),
+    slotMinutes: 45,
+    bufferMinutes: 15,
+    noticeHours: 12,
+    maxPerDay: 4,
+    closedDates: [],
+    bookingDays: 3,
+  },
+  hosts: [
+    {
+      name: 'Meera Iyer',
+      email: 'meera@nirmaya.example',
+      meetingUrl: 'https://meet.example/m',
+      busyFeeds: [],
+    },
+  ],
+  reminderHours: 24,
+};
+/** Thursday 5 March 2026, 05:30 IST: times are offered from Friday 10:00 IST (04:30Z), hourly. */
+const demoNow = Date.parse('2026-03-05T00:00:00Z');
+const friday10 = Date.parse('2026-03-06T04:30:00Z');
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(backendTitle('console services', backend), () => {
@@ -155,6 +185,39 @@ for (const backend of backends) {
       );
       const actions = (await listAudit(database.db, {})).rows.map((row) => row.action);
       expect(actions).toEqual(['operator-remove', 'operator-role', 'sign-in', 'operator-add']);
+    });
+
+    it('reschedules and cancels a demo as an operator, with audit rows', async () => {
+      const { db } = database;
+      await db.delete(demoBookings);
+      const leadId = await addDemoLead(db, 1);
+      const booked = await bookDemo(db, settings, leadId, friday10, demoNow);
+      expect(booked.outcome).toBe('booked');
+      expect(await countLeads(db, { hasDemo: true })).toBe(1);
+      const ref = 'NH-TEST00001';
+      expect(await rescheduleDemoAs(db, admin, settings, ref, friday10 + 3_600_000, demoNow)).toBe(
+        'rescheduled',
+      );
+      expect(await rescheduleDemoAs(db, admin, settings, ref, friday10 + 1, demoNow)).toBe(
+        'slot-gone',
+      );
+      expect((await cancelDemoAs(db, CLI_ACTOR, settings, ref, demoNow)).outcome).toBe('cancelled');
+      expect((await cancelDemoAs(db, CLI_ACTOR, settings, ref, demoNow)).outcome).toBe(
+        'no-live-demo',
+      );
+      expect(await rescheduleDemoAs(db, admin, settings, 'NH-NOPE', friday10, demoNow)).toBe(
+        'not-found',
+      );
+      const audit = (await listAudit(db, {})).rows.map((row) => [
+        row.actor,
+        row.action,
+        row.subject,
+      ]);
+      expect(audit).toEqual([
+        ['cli', 'cancel', ref],
+        ['boss@nirmaya.example', 'reschedule', ref],
+      ]);
+      await db.delete(demoBookings);
     });
 
     it('filters and searches the inbox; release, retry, ack and export write the audit log', async () => {
