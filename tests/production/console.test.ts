@@ -390,6 +390,20 @@ describe('the sales console in Chromium, production build', () => {
     await sales.close();
   });
 
+  it('works without JavaScript: sign in, search, and an action posted by the browser alone', async () => {
+    const { context, violations } = await signIn(ADMIN, false, 375);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin?q=hospital.example`);
+    expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
+    await page.goto(`${server.url}/admin/operators`);
+    await page.getByLabel('E-mail').fill('nojs@nirmaya.example');
+    await page.getByRole('button', { name: 'Add operator' }).click();
+    await page.waitForURL(/notice=added/);
+    await expect(page.getByText('nojs@nirmaya.example').count()).resolves.toBe(1);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
   it('every console page is axe-clean at 375 and 1280 px, with screenshots at 375, 768 and 1280', async () => {
     const pages = ['/admin', '/admin/spam', '/admin/demos', '/admin/operators', '/admin/audit'];
     const page = await admin.newPage();

@@ -143,6 +143,12 @@ for (const backend of backends) {
       const audit = await listAudit(database.db, { action: 'sign-in' });
       expect(audit.rows.map((row) => row.actor)).toEqual(['boss@nirmaya.example']);
 
+      // A session unused for 12 hours is over (its expiry is pushed back only by use).
+      const idle = await database.db.select().from(operatorSessions);
+      expect(idle).toHaveLength(1);
+      const expiresIn = idle[0]!.expiresAt.getTime() - idle[0]!.createdAt.getTime();
+      expect(Math.round(expiresIn / 60_000)).toBe(12 * 60);
+
       // The session works, and ends when the operator is removed.
       const sessionCookie = cookie!.split(';')[0]!;
       const session = await auth.api.getSession({
@@ -150,6 +156,10 @@ for (const backend of backends) {
       });
       expect(session?.user.email).toBe('boss@nirmaya.example');
       expect((session?.user as { role?: string }).role).toBe('admin');
+      await database.db.update(operatorSessions).set({ expiresAt: new Date(Date.now() - 1_000) });
+      expect(
+        await auth.api.getSession({ headers: new Headers({ cookie: sessionCookie }) }),
+      ).toBeNull();
     });
 
     it('limits sign-in requests per address and per client', async () => {
