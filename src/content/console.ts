@@ -30,6 +30,12 @@ export const consoleText = {
     title: 'Not allowed',
     body: 'Your role does not allow this page or action. An admin can change your role.',
   },
+  digest: {
+    subject: (count: number) =>
+      `${count} enquir${count === 1 ? 'y' : 'ies'} held as spam to review`,
+    text: (count: number, url: string) =>
+      `The website's bot filter is holding ${count} enquir${count === 1 ? 'y' : 'ies'} that nobody has reviewed yet. A real one is deleted unseen after the retention period.\n\nReview them in the sales console: ${url}\n`,
+  },
   mail: {
     subject: 'Your sign-in link for the Nirmaya sales console',
     text: (url: string) =>

@@ -37,6 +37,8 @@ import {
 import { addOperator, changeOperatorRole, ensureAdmins, removeOperator } from './operators';
 import { requestSignIn } from './sign-in';
 import { unreviewedSpamCount, viewEnquiry } from './views';
+import { scheduleSpamDigest, sendSpamDigest } from './spam-digest';
+import type { SendMailOptions } from 'nodemailer';
 
 const env = getEnv({
   FORM_SECRET: TEST_SECRET,
@@ -195,6 +197,38 @@ for (const backend of backends) {
       );
       const actions = (await listAudit(database.db, {})).rows.map((row) => row.action);
       expect(actions).toEqual(['operator-remove', 'operator-role', 'sign-in', 'operator-add']);
+    });
+
+    it('queues one spam digest a day, sent to admins only when spam waits', async () => {
+      const { db } = database;
+      const at = new Date('2026-03-05T05:00:00Z');
+      expect(await scheduleSpamDigest(db, 3, at)).toBe(true);
+      expect(await scheduleSpamDigest(db, 3, new Date('2026-03-05T06:00:00Z'))).toBe(false);
+      const [job] = await db.select().from(jobs).where(eq(jobs.kind, 'console.spam-digest'));
+      expect(job?.runAt.toISOString()).toBe('2026-03-06T03:00:00.000Z');
+
+      const sent: SendMailOptions[] = [];
+      const digest = sendSpamDigest(db, async (message) => void sent.push(message), {
+        from: 'site@nirmaya.example',
+        spamPageUrl: 'https://nirmaya.example/admin/spam',
+      });
+      const run = () =>
+        digest({ id: 'x', kind: 'console.spam-digest', payload: { day: '2026-03-06' } } as never);
+      expect(await run()).toEqual({ skipped: 'no spam to review' });
+      await submitEnquiry(
+        formData({ email: 'bot@spam.example' }, { honeypot: 'x' }),
+        request(),
+        deps(db),
+      );
+      await addOperator(db, admin, 'sam@nirmaya.example', 'sales');
+      await run();
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatchObject({
+        to: ['boss@nirmaya.example'],
+        subject: '1 enquiry held as spam to review',
+      });
+      expect(String(sent[0]!.text)).toContain('https://nirmaya.example/admin/spam');
+      expect(String(sent[0]!.text)).not.toContain('bot@spam.example');
     });
 
     it('reschedules and cancels a demo as an operator, with audit rows', async () => {
