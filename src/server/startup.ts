@@ -98,7 +98,7 @@ function startDatabaseWork(
       );
   // The daily spam digest: each hourly run makes sure the next one is queued (once per day).
   const digest = () => {
-    if (env.SPAM_DIGEST_HOUR === null) return;
+    if (env.SPAM_DIGEST_HOUR === null || !env.SMTP_URL) return;
     scheduleSpamDigest(database.db, env.SPAM_DIGEST_HOUR).catch((error: unknown) =>
       log.error({ event: 'console.digest_schedule_failed', error: errorFacts(error) }),
     );
