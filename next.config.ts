@@ -33,6 +33,8 @@ const nextConfig: NextConfig = {
     // The proxy gets a copy of each request body, buffered up to this size: above the action limit
     // so that the proxy sees an oversized body as such, bounded so it costs little memory.
     proxyClientMaxBodySize: '1mb',
+    // `forbidden()`: the console answers a role that may not see a page or run an action with 403.
+    authInterrupts: true,
   },
   /** Security headers on every response; the CSP and HSTS are per request, in src/proxy.ts. */
   async headers() {

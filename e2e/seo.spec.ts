@@ -177,7 +177,7 @@ test('sitemap.xml lists every canonical URL once, and each answers 200', async (
   for (const path of paths) expect((await request.get(path)).status(), path).toBe(200);
 });
 
-test('robots.txt allows the site, keeps crawlers out of the API and names the sitemap', async ({
+test('robots.txt allows the site, keeps crawlers out of the API and the console, names the sitemap', async ({
   request,
 }) => {
   const response = await request.get('/robots.txt');
@@ -186,6 +186,7 @@ test('robots.txt allows the site, keeps crawlers out of the API and names the si
   expect(text).toMatch(/^User-Agent: \*$/m);
   expect(text).toMatch(/^Allow: \/$/m);
   expect(text).toMatch(/^Disallow: \/api\/$/m);
+  expect(text).toMatch(/^Disallow: \/admin$/m);
   expect(text).toContain(`Sitemap: ${buildSiteOrigin}/sitemap.xml`);
 });
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { openDatabase } from '@/server/db/client';
+import { auditLog } from '@/server/db/schema';
 import { submitEnquiry } from '@/server/contact/submit';
 import { deps, formData, request } from '@test/enquiry';
 
@@ -88,6 +89,37 @@ describe('npm run leads (PGlite)', () => {
     await expect(leads(dataDir, 'release', 'NH-0000000000')).rejects.toThrow(
       /No enquiry NH-0000000000/,
     );
+  }, 120_000);
+
+  it('manages console operators, and writes the audit log as cli', async () => {
+    expect((await leads(dataDir, 'operators', 'add', 'Sam@Nirmaya.example')).stdout).toContain(
+      'sam@nirmaya.example: added',
+    );
+    expect(
+      (await leads(dataDir, 'operators', 'role', 'sam@nirmaya.example', '--role', 'admin')).stdout,
+    ).toContain('updated');
+    expect((await leads(dataDir, 'operators', 'list')).stdout).toMatch(
+      /^sam@nirmaya\.example\tadmin\t/m,
+    );
+    await expect(leads(dataDir, 'operators', 'remove', 'sam@nirmaya.example')).rejects.toThrow(
+      /last admin/,
+    );
+    await expect(
+      leads(dataDir, 'operators', 'add', 'x@y.example', '--role', 'root'),
+    ).rejects.toThrow(/Allowed choices are sales, admin/);
+    const database = await openDatabase({ dataDir });
+    try {
+      const rows = await database.db
+        .select({ actor: auditLog.actor, action: auditLog.action })
+        .from(auditLog);
+      // The operator changes here (and the exports, retry and release of the tests before), as cli.
+      expect(new Set(rows.map((row) => row.actor))).toEqual(new Set(['cli']));
+      expect(rows.map((row) => row.action)).toEqual(
+        expect.arrayContaining(['operator-add', 'operator-role']),
+      );
+    } finally {
+      await database.close();
+    }
   }, 120_000);
 
   it('refuses an unknown export format', async () => {

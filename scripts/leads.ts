@@ -14,6 +14,8 @@
  *                             spam never released older than SPAM_RETENTION_DAYS (default 30)
  *   demos                     upcoming demos: reference, time (DEMO_TIMEZONE and UTC), host, visitor
  *   cancel <reference>        cancel that enquiry's upcoming demo as the visitor would (e-mails, webhooks)
+ *   operators list|add|role|remove   who may sign in to the console (/admin), and their role
+ * Acts on enquiries, demos and operators are written to the console's audit log as `cli`.
  * Uses the site's configuration (DATABASE_URL, or PGlite in DATA_DIR: through the running site's
  * Unix socket when it runs, since PGlite allows one process). Runs under tsx with the
  * `react-server` condition, so the server modules'
@@ -23,19 +25,25 @@ import { Command, Option } from 'commander';
 import { openDatabase, type Database } from '@/server/db/client';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { isNameField, singleLineFields, visitorName } from '@/lib/contact-fields';
-import { cancelDemoOf, listUpcomingDemos } from '@/server/demos/operator';
+import { listUpcomingDemos } from '@/server/demos/operator';
 import { bookingSettings, isBookingOn } from '@/server/demos/rules';
-import { getEnv } from '@/server/env';
+import { CLI_ACTOR } from '@/server/console/audit';
 import {
-  deleteLeadsByEmail,
-  exportLeadsCsv,
-  listLeads,
-  listSpam,
-  purgeExpired,
-  releaseSpam,
-  retryFailedNotifications,
-  acknowledgeFailedNotifications,
-} from '@/server/leads/operations';
+  acknowledgeDeliveries,
+  cancelDemoAs,
+  exportEnquiries,
+  releaseEnquiries,
+  retryDeliveries,
+} from '@/server/console/commands';
+import {
+  addOperator,
+  changeOperatorRole,
+  listOperators,
+  removeOperator,
+} from '@/server/console/operators';
+import type { OperatorRole } from '@/server/db/schema';
+import { getEnv } from '@/server/env';
+import { deleteLeadsByEmail, listLeads, listSpam, purgeExpired } from '@/server/leads/operations';
 import { describeDeliveries } from '@/server/leads/delivery-summary';
 
 /**
@@ -98,7 +106,14 @@ program
   .option('--include-spam', 'also quarantined enquiries (with a Verdict column)')
   .action((options: { includeSpam?: boolean }) =>
     withDatabase(async ({ db }) => {
-      process.stdout.write(await exportLeadsCsv(db, { includeSpam: options.includeSpam }));
+      process.stdout.write(
+        await exportEnquiries(
+          db,
+          CLI_ACTOR,
+          { includeSpam: options.includeSpam },
+          options.includeSpam ? 'all, spam included' : 'all',
+        ),
+      );
     }),
   );
 
@@ -135,7 +150,10 @@ program
   .argument('<reference>', 'its reference, e.g. NH-7K3P9QXD2M')
   .action((reference: string) =>
     withDatabase(async ({ db }) => {
-      const result = await releaseSpam(db, reference, { webhookUrls: getEnv().WEBHOOK_URLS });
+      const results = await releaseEnquiries(db, CLI_ACTOR, [reference], {
+        webhookUrls: getEnv().WEBHOOK_URLS,
+      });
+      const result = [...results.values()][0];
       if (result === 'not-found') throw new Error(`No enquiry ${reference}.`);
       console.log(
         result === 'released'
@@ -176,7 +194,7 @@ program
   .argument('[reference]', "only this enquiry's (e.g. NH-7K3P9QXD2M)")
   .action((reference: string | undefined) =>
     withDatabase(async ({ db }) => {
-      const count = await retryFailedNotifications(db, reference);
+      const count = await retryDeliveries(db, CLI_ACTOR, reference);
       if (count === null) throw new Error(`No enquiry ${reference}.`);
       console.log(`Re-queued ${count} failed notifications.`);
     }),
@@ -190,7 +208,7 @@ program
   .argument('<reference>', 'the enquiry (e.g. NH-7K3P9QXD2M)')
   .action((reference: string) =>
     withDatabase(async ({ db }) => {
-      const count = await acknowledgeFailedNotifications(db, reference);
+      const count = await acknowledgeDeliveries(db, CLI_ACTOR, reference);
       if (count === null) throw new Error(`No enquiry ${reference}.`);
       console.log(`Acknowledged ${count} failed notifications of ${reference.toUpperCase()}.`);
     }),
@@ -258,7 +276,7 @@ program
   .argument('<reference>', 'the enquiry reference, e.g. NH-7K3P9QXD2M')
   .action((reference: string) =>
     withDatabase(async ({ db }) => {
-      const result = await cancelDemoOf(db, bookingSettings(getEnv()), reference);
+      const result = await cancelDemoAs(db, CLI_ACTOR, bookingSettings(getEnv()), reference);
       if (result.outcome === 'not-found') throw new Error(`No enquiry ${reference}.`);
       if (result.outcome === 'no-live-demo')
         throw new Error(`${reference} has no upcoming demo to cancel.`);
@@ -272,6 +290,68 @@ program
           '; the running site sends them.',
       );
     }),
+  );
+
+const operatorsCommand = program
+  .command('operators')
+  .description('who may sign in to the sales console (/admin) by e-mailed link, and their role');
+
+const roleOption = () =>
+  new Option('--role <role>', 'sales: enquiries and demos; admin: also operators and audit log')
+    .choices(['sales', 'admin'])
+    .default('sales');
+
+/** Prints what an operator change did, failing (exit 1) when it changed nothing it should have. */
+function reportChange(email: string, change: string): void {
+  if (['invalid', 'not-found', 'last-admin'].includes(change))
+    throw new Error(
+      change === 'last-admin'
+        ? 'The last admin cannot be removed or lowered to sales.'
+        : change === 'not-found'
+          ? `No operator ${email}.`
+          : `Not an e-mail address or role: ${email}.`,
+    );
+  console.log(`${email.trim().toLowerCase()}: ${change}`);
+}
+
+operatorsCommand
+  .command('list')
+  .description('list operators: e-mail, role, added')
+  .action(() =>
+    withDatabase(async ({ db }) => {
+      for (const operator of await listOperators(db))
+        console.log([operator.email, operator.role, operator.createdAt.toISOString()].join('\t'));
+    }),
+  );
+
+operatorsCommand
+  .command('add')
+  .description('add an operator (or set the role of an existing one)')
+  .argument('<email>', 'their work e-mail address')
+  .addOption(roleOption())
+  .action((email: string, options: { role: OperatorRole }) =>
+    withDatabase(async ({ db }) =>
+      reportChange(email, await addOperator(db, CLI_ACTOR, email, options.role)),
+    ),
+  );
+
+operatorsCommand
+  .command('role')
+  .description("change an operator's role")
+  .argument('<email>')
+  .addOption(roleOption().makeOptionMandatory())
+  .action((email: string, options: { role: OperatorRole }) =>
+    withDatabase(async ({ db }) =>
+      reportChange(email, await changeOperatorRole(db, CLI_ACTOR, email, options.role)),
+    ),
+  );
+
+operatorsCommand
+  .command('remove')
+  .description('remove an operator: their sessions end at once')
+  .argument('<email>')
+  .action((email: string) =>
+    withDatabase(async ({ db }) => reportChange(email, await removeOperator(db, CLI_ACTOR, email))),
   );
 
 program.parseAsync().catch((error: unknown) => {

@@ -46,7 +46,24 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const manageLink = manageLinkResponse(request, isHttpsSite());
   if (manageLink)
     return withHeaders(manageLink, contentSecurityPolicy({ scriptHashes: [], https }), https);
-  return (!development && servePrerendered(request, https)) || renderWithNonce(request, https);
+  const response =
+    (!development && servePrerendered(request, https)) || renderWithNonce(request, https);
+  return isPrivatePath(request.nextUrl.pathname) ? privately(response) : response;
+}
+
+/** The operator console and its sign-in endpoints: one person's pages, for nobody else. */
+function isPrivatePath(pathname: string): boolean {
+  return /^\/(admin|api\/auth)(\/|$)/.test(pathname);
+}
+
+/**
+ * Never stored by a browser's or shared cache (two operators behind one edge never see each
+ * other's pages), never indexed. Next.js keeps a Cache-Control set here on dynamic pages.
+ */
+function privately(response: NextResponse): NextResponse {
+  response.headers.set('Cache-Control', 'private, no-store');
+  response.headers.set('X-Robots-Tag', 'noindex, nofollow');
+  return response;
 }
 
 /**

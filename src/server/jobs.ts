@@ -15,12 +15,14 @@ import { createSmtpSender } from './email/transport';
 import type { Env } from './env';
 import { log } from './log';
 import { handle, type Registration } from './queue/job';
+import { sendSpamDigest, spamDigestJob } from './console/spam-digest';
 import { createWebhookPoster } from './webhooks/sender';
 
 /**
  * Which job kinds this process runs, and with which handler: the one place where features meet
  * the queue. From the configuration:
- * - `SMTP_URL` and `LEADS_TO`: the provider's e-mail of each enquiry (`enquiry.email`) and, with
+ * - `SMTP_URL` and `LEADS_TO`: the provider's e-mail of each enquiry (`enquiry.email`), the daily
+ *   spam digest to the console's admins (`console.spam-digest`) and, with
  *   `DEMO_HOSTS`, the demo invitations, reminders and cancellations (`demo.mail`; the visitor's
  *   carry the manage link on `SITE_URL`);
  * - `WEBHOOK_URLS` and `WEBHOOK_SECRET`: the `enquiry.created` and `demo.*` events
@@ -37,6 +39,15 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
       handle(
         enquiryEmailJob,
         sendEnquiryEmail(db, send, { from: env.LEADS_FROM, to: env.LEADS_TO }),
+      ),
+    );
+    registrations.push(
+      handle(
+        spamDigestJob,
+        sendSpamDigest(db, send, {
+          from: env.LEADS_FROM,
+          spamPageUrl: new URL('admin/spam', siteUrl(env.SITE_URL)).href,
+        }),
       ),
     );
     if (env.DEMO_HOSTS.length > 0) {

@@ -1,4 +1,6 @@
 import 'server-only';
+import { ensureAdmins } from './console/operators';
+import { scheduleSpamDigest } from './console/spam-digest';
 import { retryWithBackoff } from '@/lib/retry';
 import { closeDatabase, getDatabase, type Database } from './db';
 import { startDeliveryMonitor, type DeliveryMonitor } from './delivery/monitor';
@@ -14,6 +16,7 @@ import { installGracefulShutdown } from './shutdown';
 /** Waits between attempts to reach the database at start: 1 s doubling, at most 30 s (ms). */
 const CONNECT_RETRY = { baseMs: 1_000, maxMs: 30_000 };
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /**
  * Runs once when the server starts (from `instrumentation.ts`): validates the environment, installs
@@ -31,12 +34,17 @@ export async function startServer(): Promise<void> {
   const env = getEnv();
   installPeerAddressHeader();
   const connecting = new AbortController();
-  const started: { monitor?: DeliveryMonitor; purge?: NodeJS.Timeout } = {};
+  const started: {
+    monitor?: DeliveryMonitor;
+    purge?: NodeJS.Timeout;
+    digest?: NodeJS.Timeout;
+  } = {};
 
   installGracefulShutdown(async () => {
     connecting.abort();
     started.monitor?.stop();
     clearInterval(started.purge);
+    clearInterval(started.digest);
     stopFeedRefresher();
     await stopQueueWorker();
     await closeDatabase();
@@ -60,12 +68,19 @@ export async function startServer(): Promise<void> {
   await Promise.race([ready, getDatabase().catch(() => undefined)]);
 }
 
-/** Starts what needs the database: the queue worker, the delivery monitor and the daily purge. */
+/**
+ * Starts what needs the database: the queue worker, the delivery monitor, the daily purge and the
+ * daily spam digest.
+ */
 function startDatabaseWork(
   database: Database,
   env: Env,
-): { monitor: DeliveryMonitor; purge: NodeJS.Timeout } {
+): { monitor: DeliveryMonitor; purge: NodeJS.Timeout; digest: NodeJS.Timeout } {
   log.info({ event: 'database.ready', kind: database.kind });
+  // ADMIN_EMAILS are admins of the console from the start (no sign-up exists).
+  ensureAdmins(database.db, env.ADMIN_EMAILS).catch((error: unknown) =>
+    log.error({ event: 'console.admins_failed', error: errorFacts(error) }),
+  );
   startQueueWorker(database.db, jobHandlers(database, env), {
     leaseMs: env.OUTBOX_LEASE_SECONDS * 1_000,
     // PGlite is one process's: claims left by a crashed run of it are handed back at once.
@@ -81,8 +96,18 @@ function startDatabaseWork(
       .catch((error: unknown) =>
         log.error({ event: 'leads.purge_failed', error: errorFacts(error) }),
       );
+  // The daily spam digest: each hourly run makes sure the next one is queued (once per day).
+  const digest = () => {
+    if (env.SPAM_DIGEST_HOUR === null || !env.SMTP_URL) return;
+    scheduleSpamDigest(database.db, env.SPAM_DIGEST_HOUR).catch((error: unknown) =>
+      log.error({ event: 'console.digest_schedule_failed', error: errorFacts(error) }),
+    );
+  };
   void purge();
+  digest();
   const timer = setInterval(purge, DAY_MS);
   timer.unref();
-  return { monitor, purge: timer };
+  const digestTimer = setInterval(digest, HOUR_MS);
+  digestTimer.unref();
+  return { monitor, purge: timer, digest: digestTimer };
 }

@@ -12,6 +12,7 @@ import { like } from 'drizzle-orm';
 import { leads } from '@/server/db/schema';
 import {
   enquiryValues,
+  hiddenInputs,
   loadForm,
   postEnquiry,
   submitForm,
@@ -26,6 +27,9 @@ const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
 /** The edge's passive health check: an instance that failed is skipped this long (s). */
 const FAIL_TIMEOUT_S = 3;
 const clientAddress = (n: number) => `127.0.${2 + (n >> 8)}.${n & 255 || 1}`;
+
+/** Two console operators who must never see each other's pages through the edge. */
+const OPERATORS = ['asha.ops@nirmaya.example', 'ravi.ops@nirmaya.example'];
 
 let database: TestDatabase;
 let smtp: TestSmtpServer;
@@ -53,6 +57,8 @@ async function startInstance(index: number): Promise<ProductionServer> {
       OUTBOX_LEASE_SECONDS: '10',
       SITE_URL: undefined,
       DATA_DIR: undefined,
+      ADMIN_EMAILS: OPERATORS.join(','),
+      SIGN_IN_MAX: '20',
     },
     readyPath: '/api/health',
   });
@@ -247,6 +253,67 @@ describe.skipIf(!hasPostgres)('two instances behind the reference edge', () => {
       expect(rows.map((row) => row.reference)).toEqual([first.reference]);
     }
     console.log(`same form token posted twice through the edge: ${outcomes.join('; ')}`);
+  });
+
+  it('never caches the console: two operators each see their own /admin through the edge', async () => {
+    // Without a session: to the sign-in page, no data, nothing cached.
+    for (const pathname of ['/admin', '/admin/export.csv']) {
+      const response = await httpRequest(edge.url + pathname);
+      expect(response.status, pathname).toBe(307);
+      expect(response.headers.location, pathname).toMatch(/\/admin\/sign-in$/);
+      expect(response.headers['cache-control'], pathname).toBe('private, no-store');
+      expect(response.headers['x-cache-status'], pathname).toBe('BYPASS');
+    }
+    /** Signs `email` in through the edge as a browser without JavaScript would; returns its cookie. */
+    const signIn = async (email: string, client: string): Promise<string> => {
+      const page = await httpRequest(`${edge.url}/admin/sign-in`, { localAddress: client });
+      const form = new FormData();
+      for (const [name, value] of hiddenInputs(page.text)) form.append(name, value);
+      form.append('email', email);
+      const encoded = new Response(form);
+      const asked = await httpRequest(`${edge.url}/admin/sign-in`, {
+        method: 'POST',
+        body: Buffer.from(await encoded.arrayBuffer()),
+        headers: {
+          origin: edge.url,
+          'content-type': encoded.headers.get('content-type') ?? '',
+        },
+        localAddress: client,
+      });
+      expect(asked.status).toBe(303);
+      const mail = () => smtp.received.find((received) => received.envelope.to.includes(email));
+      expect(await until(() => mail() !== undefined, 20_000)).toBe(true);
+      const link = new URL(/(http\S+magic-link\/verify\S+)/.exec(mail()!.parsed.text ?? '')![1]!);
+      const verified = await httpRequest(`${edge.url}${link.pathname}${link.search}`, {
+        localAddress: client,
+      });
+      expect(verified.status).toBe(302);
+      expect(verified.headers['x-cache-status']).toBe('BYPASS');
+      const cookie = (verified.headers['set-cookie'] ?? [])
+        .map((header) => header.split(';')[0]!)
+        .find((pair) => pair.startsWith('nirmaya-console.session='));
+      expect(cookie).toBeDefined();
+      return cookie!;
+    };
+    const cookies = [
+      await signIn(OPERATORS[0]!, clientAddress(900)),
+      await signIn(OPERATORS[1]!, clientAddress(901)),
+    ];
+    // Alternating, several times each: every answer is the asker's own page, never from the cache.
+    for (let round = 0; round < 3; round++) {
+      for (const [index, cookie] of cookies.entries()) {
+        const response = await httpRequest(`${edge.url}/admin`, { headers: { cookie } });
+        expect(response.status).toBe(200);
+        expect(response.headers['cache-control']).toBe('private, no-store');
+        expect(response.headers['x-cache-status']).toBe('BYPASS');
+        expect(response.text).toContain(OPERATORS[index]!);
+        expect(response.text).not.toContain(OPERATORS[1 - index]!);
+      }
+    }
+    // And the same page asked for without a cookie right after: still the sign-in redirect.
+    const anonymous = await httpRequest(`${edge.url}/admin`);
+    expect(anonymous.status).toBe(307);
+    expect(anonymous.text).not.toContain('ops@nirmaya.example');
   });
 
   it('serves every page request during a rolling restart (SIGTERM, start, then the other)', async () => {

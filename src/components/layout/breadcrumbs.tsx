@@ -12,10 +12,12 @@ import { breadcrumbJsonLd } from '@/lib/seo/structured-data';
 /** Paths of Next.js's own pages (`/_not-found`), never a page of the site (spec §1 routes). */
 const isFrameworkPath = (path: string | null) => path?.startsWith('/_') ?? false;
 const noSubscription = () => () => {};
+/** The operator console has its own navigation, and its paths are no part of the site's trail. */
+const isConsolePath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
 /**
- * Breadcrumb trail of the current path (spec §2), shown on every page but Home and the refusal
- * pages (4xx): those are served, without scripts, at the refused request's URL, so their own
+ * Breadcrumb trail of the current path (spec §2), shown on every page but Home, the operator
+ * console and the refusal pages: those are served, without scripts, at the refused request's URL, so their own
  * path (`/request-error/413`, "Request Error") is not where the visitor is. Reads the path on
  * the client side of the router so it also follows client navigation; it is prerendered with the page.
  * The same trail is given to search engines as a `BreadcrumbList` (JSON-LD), so the two always match.
@@ -32,7 +34,8 @@ export function Breadcrumbs({ siteUrl }: { siteUrl: string }) {
     () => routerPath,
     () => (isFrameworkPath(routerPath) ? null : routerPath),
   );
-  if (!pathname || pathname === '/' || isRefusalPagePath(pathname)) return null;
+  if (!pathname || pathname === '/' || isRefusalPagePath(pathname) || isConsolePath(pathname))
+    return null;
   const trail = buildBreadcrumbs(pathname);
   const items = collapseBreadcrumbs(trail);
 

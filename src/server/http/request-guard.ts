@@ -10,13 +10,26 @@ import { readBytesWithin } from './read-body';
 
 /**
  * Pages whose forms post server actions: the contact form (and its booking step), the booking page
- * (fresh times after "slot gone") and the manage page (reschedule, cancel; docs/demo-booking.md).
+ * (fresh times after "slot gone") and the manage page (reschedule, cancel; docs/demo-booking.md),
+ * and every page of the operator console (see isActionPath).
  */
 const ACTION_PATHS: ReadonlySet<string> = new Set([
   '/contact-us',
   '/contact-us/demo',
   '/contact-us/demo/manage',
 ]);
+
+/** The operator console's pages, each of which may post its actions. */
+const CONSOLE_PREFIX = '/admin';
+
+/** Whether a POST to `pathname` may carry a server action. */
+function isActionPath(pathname: string): boolean {
+  return (
+    ACTION_PATHS.has(pathname) ||
+    pathname === CONSOLE_PREFIX ||
+    pathname.startsWith(`${CONSOLE_PREFIX}/`)
+  );
+}
 
 /** Methods every page answers; route handlers under /api answer their own methods. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -52,7 +65,7 @@ export async function guardRequest(request: Request, build: BuildFacts): Promise
   if (isRefusalPagePath(url.pathname)) return { status: 404, reason: 'refusal-page' };
   if (READ_METHODS.has(request.method)) return null;
   if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
-  if (request.method !== 'POST' || !ACTION_PATHS.has(url.pathname))
+  if (request.method !== 'POST' || !isActionPath(url.pathname))
     return { status: 405, reason: 'method' };
 
   const contentType = request.headers.get('content-type') ?? '';

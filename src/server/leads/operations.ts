@@ -1,8 +1,9 @@
 import 'server-only';
-import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { containsPattern } from '@/lib/like-pattern';
 import { contactFields, contactLabels, type ContactField } from '@/lib/contact-fields';
 import type { Db } from '../db';
-import { jobs, leads, rateLimits } from '../db/schema';
+import { auditLog, demoBookings, jobs, leads, rateLimits } from '../db/schema';
 import { getEnv } from '../env';
 import { enqueueDeliveries, type DeliveryTargets } from '../contact/deliveries';
 import { acknowledgeFailed, dropJobsOf, requeueFailed } from '../queue/operations';
@@ -24,13 +25,62 @@ export type LeadSummary = Record<ContactField, string> & {
   verdict: 'lead' | 'spam';
 };
 
-/** Which enquiries `listLeads` and `exportLeadsCsv` return. */
+/** How an enquiry's deliveries stand: all sent, some still to send, or some failed. */
+export type DeliveryState = 'delivered' | 'pending' | 'failed';
+
+/** Which enquiries `listLeads`, `countLeads` and `exportLeadsCsv` return. */
 export type LeadFilter = {
   /** At most this many (default: all). */
   limit?: number;
+  /** Skip this many of the newest first (paging). */
+  offset?: number;
   /** Also quarantined enquiries (left out unless asked, so spam never reaches a CRM import). */
   includeSpam?: boolean;
+  /** `failed`: a delivery failed; `pending`: none failed, one still to send; `delivered`: all sent. */
+  delivery?: DeliveryState;
+  /** Only enquiries with (true) or without (false) a booked demo, live or cancelled. */
+  hasDemo?: boolean;
+  /** Received at or after this instant. */
+  from?: Date;
+  /** Received before this instant. */
+  to?: Date;
+  /** The subject's value exactly (the form's choice). */
+  subject?: string;
+  /** Part of the name, e-mail, organisation or reference (case-insensitive). */
+  search?: string;
 };
+
+const jobsOfLead = (status: string) =>
+  sql`exists (select 1 from ${jobs} j where j.owner = ${leads}.id::text and j.status = ${status})`;
+const unsentJobsOfLead = sql`exists (select 1 from ${jobs} j where j.owner = ${leads}.id::text and j.status in ('pending', 'sending'))`;
+
+/** The WHERE clause of `filter` on `leads`. */
+function leadConditions(filter: LeadFilter): SQL | undefined {
+  const search = filter.search?.trim();
+  const pattern = search ? containsPattern(search) : '';
+  const demo = sql`exists (select 1 from ${demoBookings} d where d.lead_id = ${leads}.id)`;
+  const delivery: Record<DeliveryState, SQL> = {
+    failed: jobsOfLead('failed'),
+    pending: sql`not ${jobsOfLead('failed')} and ${unsentJobsOfLead}`,
+    delivered: sql`not ${jobsOfLead('failed')} and not ${unsentJobsOfLead}`,
+  };
+  return and(
+    filter.includeSpam ? undefined : eq(leads.verdict, 'lead'),
+    filter.delivery ? delivery[filter.delivery] : undefined,
+    filter.hasDemo === undefined ? undefined : filter.hasDemo ? demo : sql`not ${demo}`,
+    filter.from ? gte(leads.createdAt, filter.from) : undefined,
+    filter.to ? lt(leads.createdAt, filter.to) : undefined,
+    filter.subject ? eq(leads.subject, filter.subject) : undefined,
+    search
+      ? or(
+          ilike(sql`${leads.firstName} || ' ' || ${leads.lastName}`, pattern),
+          ilike(leads.email, pattern),
+          ilike(leads.organization, pattern),
+          ilike(leads.reference, pattern),
+        )
+      : undefined,
+  );
+}
 
 /**
  * The jobs of the lead in the current row, as a JSON array (`[]` when none), each kind named by
@@ -50,11 +100,12 @@ const contactColumns = Object.fromEntries(contactFields.map((field) => [field, l
   [F in ContactField]: (typeof leads)[F];
 };
 
-/** Enquiries, newest first, each with its deliveries; quarantined ones only with `includeSpam`. */
-export async function listLeads(
-  db: Db,
-  { limit = 1_000_000, includeSpam = false }: LeadFilter = {},
-): Promise<LeadSummary[]> {
+/**
+ * Enquiries matching `filter`, newest first, each with its deliveries; quarantined ones only with
+ * `includeSpam`.
+ */
+export async function listLeads(db: Db, filter: LeadFilter = {}): Promise<LeadSummary[]> {
+  const { limit = 1_000_000, offset = 0 } = filter;
   return db
     .select({
       reference: leads.reference,
@@ -64,9 +115,19 @@ export async function listLeads(
       verdict: leads.verdict,
     })
     .from(leads)
-    .where(includeSpam ? undefined : eq(leads.verdict, 'lead'))
-    .orderBy(desc(leads.createdAt))
-    .limit(limit);
+    .where(leadConditions(filter))
+    .orderBy(desc(leads.createdAt), desc(leads.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+/** How many enquiries match `filter` (its limit and offset aside). */
+export async function countLeads(db: Db, filter: LeadFilter = {}): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(leads)
+    .where(leadConditions(filter));
+  return row?.n ?? 0;
 }
 
 /** The CSV's columns before `Delivery`: key in LeadSummary and title (the form's label). */
@@ -77,14 +138,15 @@ const csvColumns: readonly (readonly ['reference' | 'createdAt' | ContactField, 
 ];
 
 /**
- * Every enquiry (quarantined ones only with `includeSpam`) as CSV, header row first, cells
- * neutralised against formula injection.
+ * Every enquiry matching `filter` (quarantined ones only with `includeSpam`) as CSV, header row
+ * first, cells neutralised against formula injection.
  */
 export async function exportLeadsCsv(
   db: Db,
-  { includeSpam = false }: Pick<LeadFilter, 'includeSpam'> = {},
+  filter: Omit<LeadFilter, 'limit' | 'offset'> = {},
 ): Promise<string> {
-  const rows = await listLeads(db, { includeSpam });
+  const { includeSpam = false } = filter;
+  const rows = await listLeads(db, { ...filter, limit: undefined, offset: undefined });
   return toCsv([
     // With spam included, a last column says which rows are quarantined.
     [...csvColumns.map(([, title]) => title), 'Delivery', ...(includeSpam ? ['Verdict'] : [])],
@@ -311,5 +373,7 @@ export async function purgeExpired(
   await db
     .delete(rateLimits)
     .where(lt(rateLimits.windowStart, new Date(now.getTime() - 86_400_000)));
+  // The audit log is kept as long as enquiries.
+  await db.delete(auditLog).where(lt(auditLog.at, cutoff(leadsDays)));
   return removed.length;
 }

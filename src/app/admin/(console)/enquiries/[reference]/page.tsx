@@ -1,0 +1,242 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { spamReasonText } from '@/content/console';
+import { contactFields, contactLabels } from '@/lib/contact-fields';
+import { offerDays } from '@/lib/demo/offer';
+import { consoleAuth, requirePageOperator } from '@/server/console/session';
+import { viewEnquiry } from '@/server/console/views';
+import { bookingSettings } from '@/server/demos/rules';
+import { isChangeable } from '@/server/demos/bookings';
+import { rescheduleSlots } from '@/server/demos/views/slots';
+import { bookedDemoOf } from '@/server/demos/views/booked-demo';
+import { errorFacts, log } from '@/server/log';
+import {
+  acknowledgeAction,
+  cancelDemoAction,
+  releaseAction,
+  rescheduleDemoAction,
+  retryAction,
+} from '../../../actions';
+import {
+  buttonClass,
+  Cell,
+  DataTable,
+  inputClass,
+  labelClass,
+  Notice,
+  PageHeading,
+  secondaryButtonClass,
+  Time,
+} from '../../../ui';
+
+export const metadata: Metadata = { title: 'Enquiry' };
+
+const retry = retryAction.bind(null, null);
+const acknowledge = acknowledgeAction.bind(null, null);
+const cancelDemo = cancelDemoAction.bind(null, null);
+const reschedule = rescheduleDemoAction.bind(null, null);
+const release = releaseAction.bind(null, null);
+
+/** The time of this request (a page rendered per request). */
+async function renderTime(): Promise<number> {
+  return Date.now();
+}
+
+type EnquiryPageProps = {
+  params: Promise<{ reference: string }>;
+  searchParams: Promise<{ notice?: string | string[] }>;
+};
+
+/** What a job delivers, in words. */
+function channelOf(kind: string, target: string): string {
+  if (kind === 'enquiry.email') return 'E-mail to the sales inbox';
+  if (kind.endsWith('.webhook')) return `Webhook ${target}`;
+  if (kind === 'demo.mail') return `Demo e-mail (${target})`;
+  return kind;
+}
+
+/**
+ * One enquiry: every field, when it came, each delivery with its state (retry and acknowledge
+ * when one failed), its demo (reschedule, cancel) and, when held as spam, why and release.
+ * Opening it is written to the audit log.
+ */
+export default async function EnquiryPage({ params, searchParams }: EnquiryPageProps) {
+  const operator = await requirePageOperator();
+  const { reference } = await params;
+  const { notice } = await searchParams;
+  const { db, env } = await consoleAuth();
+  const lead = await viewEnquiry(db, operator, decodeURIComponent(reference));
+  if (!lead) notFound();
+  const failed = lead.deliveries.filter((job) => job.status === 'failed');
+  const now = await renderTime();
+  const live = lead.demos.find((demo) => isChangeable(demo, now));
+  const times = live
+    ? await rescheduleSlots(db, bookingSettings(env), live).catch((error: unknown) => {
+        log.error({ event: 'console.reschedule_slots_failed', error: errorFacts(error) });
+        return [];
+      })
+    : [];
+  const days = offerDays(times, env.DEMO_TIMEZONE);
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeading
+        title={`Enquiry ${lead.reference}`}
+        intro={
+          <>
+            Received <Time at={lead.createdAt} />
+          </>
+        }
+      />
+      <Notice notice={notice} />
+
+      <section aria-labelledby="fields-heading">
+        <h2 id="fields-heading" className="mb-1 text-xl font-bold">
+          What they sent
+        </h2>
+        <dl className="grid gap-x-3 gap-y-1 sm:grid-cols-[max-content_1fr]">
+          {contactFields.map((field) => (
+            <div key={field} className="contents">
+              <dt className="font-semibold">{contactLabels[field]}</dt>
+              <dd className="break-words whitespace-pre-wrap">{lead[field] || '—'}</dd>
+            </div>
+          ))}
+          <dt className="font-semibold">Came from</dt>
+          <dd>{lead.sourcePage ?? '—'}</dd>
+          <dt className="font-semibold">Asked for a demo</dt>
+          <dd>{lead.demoRequested ? 'Yes' : 'No'}</dd>
+          <dt className="font-semibold">Verdict</dt>
+          <dd>
+            {lead.verdict === 'spam' ? (
+              `Held as spam: ${spamReasonText(lead.spamReason)}`
+            ) : lead.releasedAt ? (
+              <>
+                Released from spam <Time at={lead.releasedAt} />
+              </>
+            ) : (
+              'Enquiry'
+            )}
+          </dd>
+        </dl>
+        {lead.verdict === 'spam' && (
+          <form action={release} className="mt-2">
+            <input type="hidden" name="reference" value={lead.reference} />
+            <input type="hidden" name="from" value="enquiry" />
+            <button type="submit" className={buttonClass}>
+              Release: deliver it
+            </button>
+          </form>
+        )}
+      </section>
+
+      <section aria-labelledby="delivery-heading">
+        <h2 id="delivery-heading" className="mb-1 text-xl font-bold">
+          Delivery
+        </h2>
+        {lead.deliveries.length === 0 ? (
+          <p>Nothing queued{lead.verdict === 'spam' ? ' (held as spam)' : ''}.</p>
+        ) : (
+          <DataTable caption="Deliveries" head={['Channel', 'State', 'Attempts', 'Details']}>
+            {lead.deliveries.map((job, index) => (
+              <tr key={index}>
+                <Cell className="min-w-24 wrap-anywhere">{channelOf(job.kind, job.target)}</Cell>
+                <Cell>
+                  {job.status}
+                  {job.acknowledgedAt ? ' (acknowledged)' : ''}
+                </Cell>
+                <Cell>{job.attempts}</Cell>
+                <Cell className="break-words">
+                  {job.status === 'sent' && job.finishedAt && (
+                    <>
+                      Sent <Time at={job.finishedAt} />
+                    </>
+                  )}
+                  {job.status === 'pending' && (
+                    <>
+                      Next attempt <Time at={job.runAt} />
+                    </>
+                  )}
+                  {job.status === 'failed' && (job.lastError ?? 'unknown error')}
+                  {job.status === 'sending' && 'Being sent now'}
+                </Cell>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+        {failed.length > 0 && (
+          <div className="mt-2 flex flex-wrap gap-1">
+            <form action={retry}>
+              <input type="hidden" name="reference" value={lead.reference} />
+              <button type="submit" className={buttonClass}>
+                Retry failed deliveries
+              </button>
+            </form>
+            {failed.some((job) => !job.acknowledgedAt) && (
+              <form action={acknowledge}>
+                <input type="hidden" name="reference" value={lead.reference} />
+                <button type="submit" className={secondaryButtonClass}>
+                  Acknowledge failures
+                </button>
+              </form>
+            )}
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="demo-heading">
+        <h2 id="demo-heading" className="mb-1 text-xl font-bold">
+          Demo
+        </h2>
+        {lead.demos.length === 0 && <p>No demo booked.</p>}
+        <ul className="grid gap-1">
+          {lead.demos.map((demo) => {
+            const shown = bookedDemoOf(demo, env);
+            return (
+              <li key={demo.id}>
+                {shown.day}, {shown.time} with {shown.hostName} ({demo.hostEmail}):{' '}
+                {demo.status === 'cancelled'
+                  ? 'cancelled'
+                  : isChangeable(demo, now)
+                    ? 'booked'
+                    : 'held'}
+              </li>
+            );
+          })}
+        </ul>
+        {live && (
+          <div className="mt-2 grid gap-2 sm:grid-cols-2">
+            <form action={reschedule} className="grid justify-items-start gap-1">
+              <input type="hidden" name="reference" value={lead.reference} />
+              <label className={labelClass}>
+                Move to
+                <select name="start" required className={inputClass}>
+                  {days.map((day) => (
+                    <optgroup key={day.date} label={day.label}>
+                      {day.times.map((time) => (
+                        <option key={time.start} value={time.start}>
+                          {`${day.label}, ${time.label}`}
+                        </option>
+                      ))}
+                    </optgroup>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" className={buttonClass} disabled={days.length === 0}>
+                Reschedule
+              </button>
+            </form>
+            <form action={cancelDemo} className="grid content-end justify-items-start gap-1">
+              <input type="hidden" name="reference" value={lead.reference} />
+              <p className="text-sm text-muted">
+                The visitor and the host are sent a cancellation.
+              </p>
+              <button type="submit" className={secondaryButtonClass}>
+                Cancel the demo
+              </button>
+            </form>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

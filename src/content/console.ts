@@ -1,0 +1,103 @@
+/** Texts of the operator console (/admin): navigation, headings, notices and the sign-in mail. */
+
+/** The console's sections, in navigation order; `adminOnly` ones are hidden from sales. */
+export const consoleNav = [
+  { href: '/admin', label: 'Inbox', adminOnly: false },
+  { href: '/admin/spam', label: 'Spam', adminOnly: false },
+  { href: '/admin/demos', label: 'Demos', adminOnly: false },
+  { href: '/admin/operators', label: 'Operators', adminOnly: true },
+  { href: '/admin/audit', label: 'Audit log', adminOnly: true },
+] as const satisfies readonly { href: string; label: string; adminOnly: boolean }[];
+
+export const consoleText = {
+  title: 'Sales console',
+  signIn: {
+    title: 'Sign in to the sales console',
+    intro:
+      'Enter your work e-mail address. If it belongs to an operator, we send a sign-in link valid for 10 minutes, usable once.',
+    emailLabel: 'Work e-mail',
+    submit: 'Send me a sign-in link',
+    sent: 'Check your inbox: if this address belongs to an operator, a sign-in link is on its way. It works once, within 10 minutes.',
+    limited: 'Too many sign-in requests. Wait 15 minutes, then try again.',
+    invalid: 'Enter an e-mail address such as name@hospital.example.',
+    linkFailed: 'That sign-in link has expired or was already used. Ask for a new one below.',
+  },
+  signOut: 'Sign out',
+  signedInAs: 'Signed in as',
+  unreviewedSpam: (count: number) =>
+    count === 0 ? 'No spam to review' : `${count} held as spam to review`,
+  forbidden: {
+    title: 'Not allowed',
+    body: 'Your role does not allow this page or action. An admin can change your role.',
+  },
+  digest: {
+    subject: (count: number) =>
+      `${count} enquir${count === 1 ? 'y' : 'ies'} held as spam to review`,
+    text: (count: number, url: string) =>
+      `The website's bot filter is holding ${count} enquir${count === 1 ? 'y' : 'ies'} that nobody has reviewed yet. A real one is deleted unseen after the retention period.\n\nReview them in the sales console: ${url}\n`,
+  },
+  mail: {
+    subject: 'Your sign-in link for the Nirmaya sales console',
+    text: (url: string) =>
+      `Open this link to sign in to the sales console:\n\n${url}\n\nIt works once, within 10 minutes. If you did not ask for it, ignore this e-mail.`,
+  },
+} as const;
+
+/** A quarantine reason (src/server/contact/submit.ts) in words, for the spam list. */
+export const spamReasons: Record<string, string> = {
+  honeypot: 'filled in the hidden field only bots see',
+  missing: 'posted without the form’s signed token (not sent from the page)',
+  tampered: 'the form’s signed token was altered',
+  expired: 'the form was older than 6 hours when sent',
+  'too-fast': 'sent less than 3 s after the page loaded, without the JavaScript proof of work',
+  'altcha-invalid': 'the proof of work was wrong',
+  'altcha-replayed': 'the proof of work had already been used',
+};
+
+/** `reason` in words, or the code itself when it has none. */
+export function spamReasonText(reason: string | null): string {
+  return reason ? (spamReasons[reason] ?? reason) : 'no reason recorded';
+}
+
+/** The inbox's delivery filter choices. */
+export const deliveryFilters = [
+  { value: '', label: 'Any' },
+  { value: 'delivered', label: 'Delivered' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'failed', label: 'Failed' },
+] as const;
+
+/** What an audit row's action means, for the audit page. */
+export const auditActionLabels: Record<string, string> = {
+  'sign-in': 'Signed in',
+  'sign-out': 'Signed out',
+  view: 'Viewed enquiry',
+  export: 'Exported CSV',
+  release: 'Released from spam',
+  retry: 'Retried deliveries',
+  acknowledge: 'Acknowledged failures',
+  reschedule: 'Rescheduled demo',
+  cancel: 'Cancelled demo',
+  'operator-add': 'Added operator',
+  'operator-role': 'Changed role',
+  'operator-remove': 'Removed operator',
+};
+
+/** Notices shown after an action (`?notice=` on the page it returns to). */
+export const consoleNotices: Record<string, string> = {
+  released: 'Released: its deliveries are queued.',
+  'nothing-released': 'Nothing released (already released or not found).',
+  retried: 'Failed deliveries re-queued.',
+  acknowledged: 'Failed deliveries acknowledged.',
+  cancelled: 'Demo cancelled: the visitor and the host are sent a cancellation.',
+  rescheduled: 'Demo moved: updated invitations are queued.',
+  'slot-gone': 'That time was just taken. Pick another.',
+  'no-live-demo': 'There is no upcoming demo to change.',
+  added: 'Operator added.',
+  updated: 'Role changed.',
+  unchanged: 'Nothing changed.',
+  removed: 'Operator removed and signed out everywhere.',
+  'last-admin': 'The last admin cannot be removed or lowered to sales.',
+  invalid: 'That did not look right; nothing changed.',
+  'not-found': 'Not found; nothing changed.',
+};
