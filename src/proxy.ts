@@ -27,7 +27,7 @@ const development = process.env.NODE_ENV === 'development';
 
 /**
  * Answers a request Next.js would fail on with 5xx, or that no route accepts, with 4xx and a page
- * in the site's layout (`guardRequest`, issue 15); then sets the Content-Security-Policy (and
+ * in the site's layout (`guardRequest`); then sets the Content-Security-Policy (and
  * HSTS over HTTPS) on every response but hashed build files.
  * - Prerendered pages stay static: their policy lists the SHA-256 of each inline script of the HTML
  *   that `next build` wrote (from the build's CSP manifest, `prerendered-hashes.ts`), so no nonce (which would force per-request rendering) is needed.

@@ -1,7 +1,7 @@
 import { contactLimits } from '@/lib/contact-fields';
 import { ACTION_BODY_LIMIT_KB, URL_LIMIT_BYTES } from '@/lib/http/request-limits';
 
-/** What a refusal page says: its heading and paragraphs (issue 15). */
+/** What a refusal page says: its heading and paragraphs. */
 export type RequestErrorText = { title: string; paragraphs: string[] };
 
 const number = (n: number) => n.toLocaleString('en-IN');

@@ -66,7 +66,7 @@ function watchScripts(page: Page): Array<{ url: string; body: Promise<string> }>
   return scripts;
 }
 
-describe('demo booking in Chromium, New York, with and without JavaScript (issue 16, items 1-2)', () => {
+describe('demo booking in Chromium, New York, with and without JavaScript', () => {
   let smtp: TestSmtpServer;
   let server: ProductionServer;
   let dataDir: string;

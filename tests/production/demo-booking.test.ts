@@ -45,7 +45,7 @@ async function checkWidths(page: Page, name: string): Promise<string[]> {
   return found;
 }
 
-describe('demo booking from the production build (issue 16)', () => {
+describe('demo booking from the production build', () => {
   let smtp: TestSmtpServer;
   let server: ProductionServer;
   let dataDir: string;
@@ -147,7 +147,7 @@ describe('demo booking from the production build (issue 16)', () => {
     const first = page.getByRole('radio').first();
     const start = (await first.getAttribute('value'))!;
     await first.check();
-    // A post the network loses is told in the form, not with the error page (issue 15).
+    // A post the network loses is told in the form, not with the error page.
     const posts = (url: URL) => url.pathname === '/contact-us';
     await page.route(posts, (route) =>
       route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.continue(),

@@ -62,7 +62,7 @@ function calendarOf(mail: ReceivedMail) {
   };
 }
 
-describe('rescheduling and cancelling a demo from the e-mailed link, production build (issue 16, item 6)', () => {
+describe('rescheduling and cancelling a demo from the e-mailed link, production build', () => {
   let smtp: TestSmtpServer;
   let server: ProductionServer;
   let dataDir: string;

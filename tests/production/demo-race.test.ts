@@ -1,4 +1,4 @@
-// Issue 16, Tests: "Race: 20 concurrent bookings of one slot with two hosts on PostgreSQL and two
+// The race test the booking was built to pass: "Race: 20 concurrent bookings of one slot with two hosts on PostgreSQL and two
 // instances: exactly 2 succeed, 18 see fresh times; no host has two demos at once". Two standalone
 // instances of the build share one PostgreSQL database and FORM_SECRET; 20 visitors, each with its
 // own address (X-Forwarded-For, TRUST_PROXY=1, so the per-client limits stay out of the way), post

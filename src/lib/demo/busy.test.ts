@@ -60,7 +60,7 @@ const iso = (at: number) => new Date(at).toISOString().replace(':00.000Z', 'Z');
 const busyOf = (ics: string, timeZone = 'Asia/Kolkata') =>
   busyIntervals(ics, window, timeZone).map(({ start, end }) => `${iso(start)}/${iso(end)}`);
 
-describe('busyIntervals (issue 16: busy times from iCalendar feeds)', () => {
+describe('busyIntervals (busy times from iCalendar feeds)', () => {
   it.each([
     {
       name: 'a weekly event with one EXDATE and instances moved by RECURRENCE-ID (one from beyond the window)',
@@ -243,7 +243,7 @@ describe('mergeIntervals', () => {
   });
 });
 
-describe('computeSlots with busy times from feeds (issue 16: availability)', () => {
+describe('computeSlots with busy times from feeds (availability)', () => {
   const rules: DemoRules = {
     timeZone: 'Asia/Kolkata',
     hours: parseWeeklyHours('Mon-Fri 10:00-11:00'),

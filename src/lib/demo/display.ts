@@ -1,6 +1,6 @@
 import { localDate, type Slot } from './slots';
 
-/** Offered slots of one local day in a zone (issue 16, item 2: days, then times). */
+/** Offered slots of one local day in a zone (days, then times). */
 export type SlotDay<T extends Pick<Slot, 'start'> = Slot> = { date: string; slots: T[] };
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Weekly working hours of the demo hosts, as written in `DEMO_HOURS` (issue 16, item 3), e.g.
+ * Weekly working hours of the demo hosts, as written in `DEMO_HOURS`, e.g.
  * `Mon-Fri 10:00-13:00 14:00-18:00; Sat 10:00-13:00`: groups separated by `;`, each a day or a
  * range of days (Mon…Sun, a range may wrap: `Sat-Mon`) followed by one or more `HH:MM-HH:MM`
  * windows, in the provider's time zone (`DEMO_TIMEZONE`). A day named twice gets both groups' windows.

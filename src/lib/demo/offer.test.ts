@@ -20,7 +20,7 @@ const view = (zone: string) =>
     (day) => `${day.date} ${day.label}: ${day.times.map((time) => time.label).join(', ')}`,
   );
 
-describe('visitorDays (issue 16, item 2: the picker’s days and times in the visitor’s zone)', () => {
+describe('visitorDays (the picker’s days and times in the visitor’s zone)', () => {
   it.each([
     {
       zone: 'America/New_York',

@@ -2,7 +2,7 @@ import { formatDay, formatTime, groupByDay } from './display';
 import type { Slot } from './slots';
 
 /**
- * The booking step as the page renders it (issue 16, items 1-2): the signed booking token, whether
+ * The booking step as the page renders it: the signed booking token, whether
  * the enquiry came through "Schedule a Demo" (which heading to show), the provider's zone, and the
  * free times grouped by day in that zone, labelled ("Friday, 6 March 2026", "10:00 IST").
  */
@@ -39,7 +39,7 @@ export function offerDays(
 }
 
 /**
- * The offer's times for the picker (issue 16, item 2): regrouped by the visitor's local day in
+ * The offer's times for the picker: regrouped by the visitor's local day in
  * `visitorZone` (the browser's `Intl` zone) and labelled in it, the provider's time beside each
  * (`10:30 EST (21:00 IST)`). The `start` instants are the offer's own, so the same action books them.
  */

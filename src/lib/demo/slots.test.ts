@@ -33,7 +33,7 @@ const offered = (r: DemoRules, hosts: HostCalendar[], at = now) =>
   });
 const friday = (times: string[], hosts = 'a') => times.map((time) => `2026-03-06T${time} ${hosts}`);
 
-describe('computeSlots (issue 16: availability)', () => {
+describe('computeSlots (availability)', () => {
   const cases: {
     name: string;
     rules?: Partial<DemoRules>;
@@ -130,7 +130,7 @@ describe('computeSlots (issue 16: availability)', () => {
   });
 });
 
-describe('slots in the visitor’s zone (issue 16: confirmation and picker)', () => {
+describe('slots in the visitor’s zone (confirmation and picker)', () => {
   // 10:00 IST on Friday 6 March (before US DST), Monday 9 March (after it) and Monday 30 March (after UK DST).
   const slots = ['2026-03-06T10:00', '2026-03-09T10:00', '2026-03-30T10:00'].map((local) => ({
     start: ist(local),

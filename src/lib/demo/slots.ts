@@ -2,7 +2,7 @@ import { TZDate } from '@date-fns/tz';
 import type { WeeklyHours } from './hours';
 
 /**
- * Free demo times (issue 16, item 3): a pure function of the availability rules, each host's busy
+ * Free demo times: a pure function of the availability rules, each host's busy
  * times and bookings, and the clock. All instants are ms since the epoch (UTC); hours, closed dates
  * and the per-day maximum are read in the provider's zone (`timeZone`), across DST changes.
  */

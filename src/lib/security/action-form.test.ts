@@ -27,7 +27,7 @@ function js(args = '[{"status":"idle"},"$K1"]'): FormData {
   return form;
 }
 
-describe('checkActionForm (issue 15)', () => {
+describe('checkActionForm', () => {
   it('passes the shapes the browser sends, with and without JavaScript', () => {
     expect(checkActionForm(mpa(), null, ids)).toBeNull();
     expect(

@@ -9,8 +9,8 @@ const ACTION_ID = '$ACTION_ID_';
 const MAX_DEPTH = 16;
 
 /**
- * Checks that a parsed server-action POST has the shape React and Next.js decode without error
- * (issue 15), so a malformed one is refused with 400 or 404 instead of failing inside Next.js with 500:
+ * Checks that a parsed server-action POST has the shape React and Next.js decode without error,
+ * so a malformed one is refused with 400 or 404 instead of failing inside Next.js with 500:
  * - with a `Next-Action` header (the form sent by JavaScript), the id must be one of `actionIds`
  *   and field `0` the arguments as plain JSON (see `isPlainReply`): the previous state and the
  *   form (`$K<n>`), the two arguments `useActionState` passes to this site's actions (the booking

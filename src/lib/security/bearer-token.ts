@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
- * Whether an `Authorization` header carries `Bearer <expected>` (issue 10, item 7: `/api/metrics`).
+ * Whether an `Authorization` header carries `Bearer <expected>` (`/api/metrics`).
  * Compares SHA-256 digests in constant time, so neither the token nor its length leaks through
  * timing. False when the header is missing or malformed or `expected` is empty.
  */

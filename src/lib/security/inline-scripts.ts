@@ -27,7 +27,7 @@ export function inlineScriptHashes(html: string): string[] {
 
 /**
  * `html` without its scripts (inline or not) and script preloads: a page that shows as it was
- * prerendered and never hydrates (issue 15: the refusal pages, served at another URL than theirs).
+ * prerendered and never hydrates (the refusal pages, served at another URL than theirs).
  */
 export function withoutScripts(html: string): string {
   return html.replace(SCRIPT, '').replace(/<link\b[^>]*\bas="script"[^>]*>/gi, '');

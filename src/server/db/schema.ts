@@ -47,7 +47,7 @@ export const leads = pgTable(
     spamReason: text('spam_reason'),
     /** When an operator released a quarantined enquiry to the normal path (`leads release`). */
     releasedAt: timestamp('released_at', { withTimezone: true }),
-    /** Whether the visitor came through "Schedule a Demo" (`/contact-us?subject=demo`), issue 12. */
+    /** Whether the visitor came through "Schedule a Demo" (`/contact-us?subject=demo`). */
     demoRequested: boolean('demo_requested').notNull().default(false),
     /** Path on this site the visitor came from (same-origin Referer, no query), e.g. `/solutions`. */
     sourcePage: text('source_page'),
@@ -60,11 +60,11 @@ export const leads = pgTable(
   ],
 );
 
-/** A demo booking is live (`booked`) or `cancelled` (issue 16); cancelled rows free their time. */
+/** A demo booking is live (`booked`) or `cancelled`; cancelled rows free their time. */
 export type DemoBookingStatus = 'booked' | 'cancelled';
 
 /**
- * Demos booked from an enquiry's confirmation (issue 16). The database guarantees that a host has
+ * Demos booked from an enquiry's confirmation. The database guarantees that a host has
  * at most one live demo at a given start and an enquiry at most one live demo (partial unique
  * indexes, on PGlite and PostgreSQL alike), so racing visitors on several instances cannot
  * double-book. Deleted with their enquiry.

@@ -11,8 +11,8 @@ const channelOrder: DeliveryChannel[] = ['email', 'webhook', 'demo'];
 const statusOrder: JobStatus[] = ['sent', 'sending', 'pending', 'failed'];
 
 /**
- * A lead's delivery per channel in one line (issue 12), e.g. `email sent; webhook 1/2 sent, 1/2
- * failed (HTTP 410)`, then a booked demo's e-mails (`demo`, issue 16): a channel with one job shows its status, one with several shows how many are
+ * A lead's delivery per channel in one line, e.g. `email sent; webhook 1/2 sent, 1/2
+ * failed (HTTP 410)`, then a booked demo's e-mails (`demo`): a channel with one job shows its status, one with several shows how many are
  * in each; failures quote their last errors. `none` when nothing was queued (spam).
  */
 export function describeDeliveries(jobs: readonly JobState[]): string {

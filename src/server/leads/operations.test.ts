@@ -142,7 +142,7 @@ for (const backend of backends) {
         subject: 'spammy',
       });
       expect((await listSpam(database.db, { withMessage: true }))[0]!.message).toBe('Buy now');
-      // Released: queued like any lead, the e-mail and one job per webhook endpoint (issue 12).
+      // Released: queued like any lead, the e-mail and one job per webhook endpoint.
       expect(
         await releaseSpam(database.db, spam!.reference, {
           webhookUrls: ['https://crm.example/hook'],
