@@ -1,5 +1,6 @@
 import '@test/quiet-logs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testBookingSettings } from '@test/demo-settings';
 import { eq } from 'drizzle-orm';
 import {
   auditLog,
@@ -13,9 +14,7 @@ import {
 } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
 import { getEnv } from '../env';
-import { parseWeeklyHours } from '@/lib/demo/hours';
 import { bookDemo } from '../demos/commands/book';
-import type { BookingSettings } from '../demos/types';
 import { addDemoLead } from '@test/demo-lead';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { deps, formData, request, TEST_SECRET } from '@test/enquiry';
@@ -42,27 +41,7 @@ const env = getEnv({
   SIGN_IN_MAX: '3',
 } as unknown as NodeJS.ProcessEnv);
 const admin: Actor = { email: 'boss@nirmaya.example', role: 'admin' };
-const settings: BookingSettings = {
-  rules: {
-    timeZone: 'Asia/Kolkata',
-    hours: parseWeeklyHours('Mon-Sun 10:00-13:00'),
-    slotMinutes: 45,
-    bufferMinutes: 15,
-    noticeHours: 12,
-    maxPerDay: 4,
-    closedDates: [],
-    bookingDays: 3,
-  },
-  hosts: [
-    {
-      name: 'Meera Iyer',
-      email: 'meera@nirmaya.example',
-      meetingUrl: 'https://meet.example/m',
-      busyFeeds: [],
-    },
-  ],
-  reminderHours: 24,
-};
+const settings = testBookingSettings();
 /** Thursday 5 March 2026, 05:30 IST: times are offered from Friday 10:00 IST (04:30Z), hourly. */
 const demoNow = Date.parse('2026-03-05T00:00:00Z');
 const friday10 = Date.parse('2026-03-06T04:30:00Z');

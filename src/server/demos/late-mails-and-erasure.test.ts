@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseWeeklyHours } from '@/lib/demo/hours';
+import { meera, testBookingSettings } from '@test/demo-settings';
 import { demoBookings, jobs, leads } from '../db/schema';
 import { createSmtpSender } from '../email/transport';
 import { deleteLeadsByEmail } from '../leads/operations';
@@ -14,28 +14,9 @@ import { LEADS_FROM, LEADS_TO, fastRetry, testWorker, until } from '@test/enquir
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
 import { bookDemo } from './commands/book';
 import { demoMailJob, sendDemoMail } from './mails/mail-jobs';
-import type { BookingSettings, DemoBooking } from './types';
+import type { DemoBooking } from './types';
 
-const meera = {
-  name: 'Meera Iyer',
-  email: 'meera@nirmaya.example',
-  meetingUrl: 'https://meet.example/meera',
-  busyFeeds: [],
-};
-const settings: BookingSettings = {
-  rules: {
-    timeZone: 'Asia/Kolkata',
-    hours: parseWeeklyHours('Mon-Sun 10:00-13:00'),
-    slotMinutes: 45,
-    bufferMinutes: 15,
-    noticeHours: 12,
-    maxPerDay: 4,
-    closedDates: [],
-    bookingDays: 3,
-  },
-  hosts: [meera],
-  reminderHours: 24,
-};
+const settings = testBookingSettings({ hosts: [meera] });
 /** Thursday 5 March 2026, 05:30 IST; Friday 10:00 IST (04:30Z) is the first time offered. */
 const now = Date.parse('2026-03-05T00:00:00Z');
 const friday10 = Date.parse('2026-03-06T04:30:00Z');

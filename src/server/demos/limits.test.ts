@@ -1,9 +1,9 @@
 import '@test/quiet-logs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBookingSettings } from '@test/demo-settings';
 import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
 import { formatDay, formatTime } from '@/lib/demo/display';
-import { parseWeeklyHours } from '@/lib/demo/hours';
 import { localDate } from '@/lib/demo/slots';
 import type { Database } from '../db/client';
 import { demoBookings, leads } from '../db/schema';
@@ -21,34 +21,10 @@ import type { BookingResult, BookingSettings } from './types';
 
 const hour = 60 * 60_000;
 const day = 24 * hour;
-const settings: BookingSettings = {
-  rules: {
-    timeZone: 'Asia/Kolkata',
-    hours: parseWeeklyHours('Mon-Sun 10:00-13:00'),
-    slotMinutes: 45,
-    bufferMinutes: 15,
-    noticeHours: 12,
-    maxPerDay: 4,
-    closedDates: [],
-    bookingDays: 8,
-  },
-  hosts: [
-    {
-      name: 'Meera Iyer',
-      email: 'meera@nirmaya.example',
-      meetingUrl: 'https://meet.example/meera',
-      busyFeeds: [],
-    },
-    {
-      name: 'Arjun Sen',
-      email: 'arjun@nirmaya.example',
-      meetingUrl: 'https://meet.example/arjun',
-      busyFeeds: [],
-    },
-  ],
-  reminderHours: 24,
+const settings = testBookingSettings({
+  rules: { bookingDays: 8 },
   caps: { perClient: 2, perEmail: 1 },
-};
+});
 /** One host giving at most one demo a day. */
 const onePerDay: BookingSettings = {
   ...settings,

@@ -4,6 +4,7 @@ import ICAL from 'ical.js';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWeeklyHours } from '@/lib/demo/hours';
+import { testBookingSettings } from '@test/demo-settings';
 import type { Database } from '../../db/client';
 import { demoBookings, jobs as jobTable, leads } from '../../db/schema';
 import { createSmtpSender } from '../../email/transport';
@@ -24,33 +25,7 @@ import type { BookingSettings } from '../types';
 import { freeSlots } from '../views/slots';
 import { bookDemo } from './book';
 
-const settings: BookingSettings = {
-  rules: {
-    timeZone: 'Asia/Kolkata',
-    hours: parseWeeklyHours('Mon-Sun 10:00-13:00'),
-    slotMinutes: 45,
-    bufferMinutes: 15,
-    noticeHours: 12,
-    maxPerDay: 4,
-    closedDates: [],
-    bookingDays: 3,
-  },
-  hosts: [
-    {
-      name: 'Meera Iyer',
-      email: 'meera@nirmaya.example',
-      meetingUrl: 'https://meet.example/meera',
-      busyFeeds: [],
-    },
-    {
-      name: 'Arjun Sen',
-      email: 'arjun@nirmaya.example',
-      meetingUrl: 'https://meet.example/arjun',
-      busyFeeds: [],
-    },
-  ],
-  reminderHours: 24,
-};
+const settings = testBookingSettings();
 /** Thursday 5 March 2026, 05:30 IST: the first offered time is Friday 10:00 IST (04:30Z). */
 const now = Date.parse('2026-03-05T00:00:00Z');
 const firstSlot = Date.parse('2026-03-06T04:30:00Z');

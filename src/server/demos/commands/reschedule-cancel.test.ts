@@ -5,6 +5,7 @@ import { and, eq, like, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWeeklyHours } from '@/lib/demo/hours';
+import { arjun, meera, testBookingSettings } from '@test/demo-settings';
 import type { Db } from '../../db';
 import type { Database } from '../../db/client';
 import { demoBookings, jobs as jobTable, leads } from '../../db/schema';
@@ -29,32 +30,7 @@ import { cancelDemo } from './cancel';
 import { rescheduleDemo } from './reschedule';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
-const meera = {
-  name: 'Meera Iyer',
-  email: 'meera@nirmaya.example',
-  meetingUrl: 'https://meet.example/meera',
-  busyFeeds: [],
-};
-const arjun = {
-  name: 'Arjun Sen',
-  email: 'arjun@nirmaya.example',
-  meetingUrl: 'https://meet.example/arjun',
-  busyFeeds: [],
-};
-const baseSettings: BookingSettings = {
-  rules: {
-    timeZone: 'Asia/Kolkata',
-    hours: parseWeeklyHours('Mon-Sun 10:00-13:00'),
-    slotMinutes: 45,
-    bufferMinutes: 15,
-    noticeHours: 12,
-    maxPerDay: 4,
-    closedDates: [],
-    bookingDays: 3,
-  },
-  hosts: [meera, arjun],
-  reminderHours: 24,
-};
+const baseSettings = testBookingSettings();
 /** Thursday 5 March 2026, 05:30 IST: times are offered from Friday 10:00 IST (04:30Z), hourly to 12:00. */
 const now = Date.parse('2026-03-05T00:00:00Z');
 const hour = 60 * 60_000;
