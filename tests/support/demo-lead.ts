@@ -21,7 +21,6 @@ export async function addDemoLead(
     email: `visitor${index}@hospital.example`,
     organization: `Hospital ${index}`,
     subject: 'Schedule a Demo',
-    clientHash: 'test',
     verdict,
     demoRequested: true,
   });

@@ -52,9 +52,10 @@ export type Quarantine = {
  */
 export async function storeEnquiry(
   db: Db,
-  enquiry: ContactInput & EnquiryContext,
+  enquiry: ContactInput & EnquiryContext & { noticeVersion: string },
   meta: {
     submissionId: string;
+    /** Keyed hash of the client address: the rate-limit key only, never stored on the enquiry. */
     clientHash: string;
     rateLimit: RateLimit;
     now: Date;
@@ -88,7 +89,6 @@ export async function storeEnquiry(
           reference: newReference(),
           submissionId: meta.submissionId,
           ...enquiry,
-          clientHash: meta.clientHash,
           ...(quarantine ? { verdict: 'spam' as const, spamReason: quarantine.reason } : {}),
         })
         .onConflictDoNothing({ target: leads.submissionId })

@@ -10,6 +10,7 @@ import {
   type ContactValues,
 } from '@/lib/contact-schema';
 import { readEnquiryContext } from '@/lib/enquiry-context';
+import { privacyNotice } from '@/content/privacy';
 import { site } from '@/content/site';
 import type { Db } from '../db';
 import type { DeliveryTargets } from './deliveries';
@@ -102,7 +103,7 @@ export async function submitEnquiry(
   try {
     const result = await storeEnquiry(
       deps.db,
-      { ...parsed.data, ...readEnquiryContext(formData) },
+      { ...parsed.data, ...readEnquiryContext(formData), noticeVersion: privacyNotice.version },
       {
         submissionId: token.ok ? token.nonce : randomUUID(),
         clientHash: hashClientAddress(request.clientAddress, deps.secret),

@@ -78,7 +78,6 @@ for (const backend of backends) {
           email,
           organization: 'City General Hospital',
           subject: 'Schedule a Demo',
-          clientHash: 'test',
           demoRequested: true,
         });
         return { id, email };

@@ -58,7 +58,6 @@ async function addLead(db: Db, name: string): Promise<string> {
     email: `${name.toLowerCase()}@hospital.example`,
     organization: `${name} Hospital`,
     subject: 'Schedule a Demo',
-    clientHash: 'test',
     demoRequested: true,
   });
   return id;
