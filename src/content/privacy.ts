@@ -6,3 +6,63 @@
 export const privacyNotice = {
   version: '2026-11-25',
 } as const;
+
+/**
+ * The rights a visitor may exercise on /privacy-requests under the DPDP Act, 2023, in the order
+ * the form lists them: the label of each radio button, a line saying what happens, and whether the
+ * person must write details (what to correct, who the nominee is, the grievance).
+ */
+export const privacyRequestKinds = {
+  copy: {
+    label: 'A copy of my data',
+    hint: 'We e-mail you everything we hold about this address and who it was shared with (s.11).',
+    needsDetails: false,
+  },
+  correct: {
+    label: 'Correct my data',
+    hint: 'Tell us what is wrong and what it should say (s.12).',
+    needsDetails: true,
+  },
+  erase: {
+    label: 'Erase my data',
+    hint: 'We cancel any demo you booked, then erase your enquiries and demos (s.12).',
+    needsDetails: false,
+  },
+  withdraw: {
+    label: 'Stop contacting me / withdraw my consent',
+    hint: 'We erase your enquiries and demos and send this address nothing more (s.6(4)).',
+    needsDetails: false,
+  },
+  nominate: {
+    label: 'Nominate someone',
+    hint: 'Name the person who may exercise your rights if you cannot, and how to reach them (s.14).',
+    needsDetails: true,
+  },
+  grievance: {
+    label: 'A grievance',
+    hint: 'Tell us what went wrong; our grievance officer answers (s.13).',
+    needsDetails: true,
+  },
+} as const;
+
+/** The texts of /privacy-requests, its confirmation page and its e-mails. */
+export const privacyRequestTexts = {
+  title: 'Your data and your rights',
+  intro:
+    'Under India’s Digital Personal Data Protection Act, 2023 you may ask for a copy of the data we hold about you, its correction or erasure, that we stop contacting you, name a nominee, or raise a grievance. Tell us your e-mail address and what you would like: we send that address a link to confirm it is yours.',
+  /** The one answer to every accepted request, whoever's the address (no enumeration). */
+  sent: 'Thank you. If we hold data for this address, we have sent it a link to confirm your request; a grievance always gets one. The link is valid for 24 hours. If nothing arrives, check your spam folder, or write to us.',
+  invalid: 'Please correct the fields marked below and send again.',
+  rateLimited:
+    'You have sent several requests in a short time. Please try again in a few minutes, or write to us.',
+  unavailable: 'We could not take your request just now. Please try again in a minute.',
+  origin: 'This form can only be sent from our website. Please reload the page and try again.',
+  detailsRequired: 'Please tell us the details of your request.',
+  confirmTitle: 'Confirm your request',
+  confirmed:
+    'Thank you: your request is confirmed. We have e-mailed you what we did, or will do, with its reference.',
+  expired:
+    'This link has expired: links are valid for 24 hours. Please send your request again from this page.',
+  used: 'This link has already been used: your request was confirmed. Look for our e-mail with its reference.',
+  invalidLink: 'This link is not valid. Please send your request again.',
+} as const;

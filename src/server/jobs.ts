@@ -17,24 +17,51 @@ import { log } from './log';
 import { handle, type Registration } from './queue/job';
 import { sendSpamDigest, spamDigestJob } from './console/spam-digest';
 import { createWebhookPoster } from './webhooks/sender';
+import { bookingSettings, isBookingOn } from './demos/rules';
+import { addressHash } from './privacy/address-hash';
+import { honourPrivacyRequest } from './privacy/honour';
+import { honourJob } from './privacy/honour-job';
+import { privacyLinkJob, sendPrivacyLink } from './privacy/link-job';
+import { isSuppressed } from './privacy/suppression';
+import { leadErasedWebhookJob, postLeadErased } from './privacy/webhook';
 
 /**
  * Which job kinds this process runs, and with which handler: the one place where features meet
  * the queue. From the configuration:
- * - `SMTP_URL` and `LEADS_TO`: the provider's e-mail of each enquiry (`enquiry.email`), the daily
+ * - `SMTP_URL` and `LEADS_TO`: the privacy requests' links and their honouring (`privacy.link`,
+ *   `privacy.honour`: copies, erasures, acknowledgements), the provider's e-mail of each enquiry
+ *   (`enquiry.email`), the daily
  *   spam digest to the console's admins (`console.spam-digest`) and, with
  *   `DEMO_HOSTS`, the demo invitations, reminders and cancellations (`demo.mail`; the visitor's
  *   carry the manage link on `SITE_URL`);
  * - `WEBHOOK_URLS` and `WEBHOOK_SECRET`: the `enquiry.created` and `demo.*` events
- *   (`enquiry.webhook`, `demo.webhook`).
+ *   and `lead.erased` events (`enquiry.webhook`, `demo.webhook`, `privacy.webhook`).
  * Jobs of an unconfigured kind wait as pending until it is configured and the site restarted;
  * that is logged once, here.
  */
 export function jobHandlers(database: Database, env: Env): Registration[] {
   const { db } = database;
   const registrations: Registration[] = [];
+  const secret = () => getSiteSecret(db, env.FORM_SECRET);
   if (env.SMTP_URL && env.LEADS_TO) {
     const send = createSmtpSender(env.SMTP_URL);
+    const from = { from: env.LEADS_FROM };
+    registrations.push(
+      handle(privacyLinkJob, sendPrivacyLink(secret, send, siteUrl(env.SITE_URL), from)),
+      handle(
+        honourJob,
+        honourPrivacyRequest({
+          db,
+          secret,
+          send,
+          from,
+          destinations: { leadsTo: env.LEADS_TO, webhookUrls: env.WEBHOOK_URLS },
+          webhookUrls: env.WEBHOOK_URLS,
+          settings: isBookingOn(env) ? bookingSettings(env) : undefined,
+        }),
+        { retry: { baseDelayMs: 5_000, maxDelayMs: 300_000 } },
+      ),
+    );
     registrations.push(
       handle(
         enquiryEmailJob,
@@ -52,10 +79,7 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
     );
     if (env.DEMO_HOSTS.length > 0) {
       const manageUrl = async (bookingId: string) =>
-        managePageUrl(
-          siteUrl(env.SITE_URL),
-          issueManageToken(bookingId, await getSiteSecret(db, env.FORM_SECRET)),
-        );
+        managePageUrl(siteUrl(env.SITE_URL), issueManageToken(bookingId, await secret()));
       registrations.push(
         handle(
           demoMailJob,
@@ -65,6 +89,8 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
             { from: env.LEADS_FROM, copyTo: env.LEADS_TO, timeZone: env.DEMO_TIMEZONE },
             env.DEMO_HOSTS,
             manageUrl,
+            Date.now,
+            async (email) => isSuppressed(db, addressHash(email, await secret())),
           ),
         ),
       );
@@ -80,6 +106,7 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
     registrations.push(
       handle(enquiryWebhookJob, postEnquiryWebhook(db, post), { concurrency: 4 }),
       handle(demoWebhookJob, postDemoEvent(post), { concurrency: 4 }),
+      handle(leadErasedWebhookJob, postLeadErased(post), { concurrency: 4 }),
     );
     log.info({ event: 'webhooks.enabled', endpoints: env.WEBHOOK_URLS.length });
   }

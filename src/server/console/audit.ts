@@ -19,11 +19,16 @@ export const auditActions = [
   'operator-add',
   'operator-role',
   'operator-remove',
+  'privacy-request',
+  'privacy-outcome',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];
 
-/** Who acted: an operator by e-mail, or `cli` for the `leads` command line. */
+/**
+ * Who acted: an operator by e-mail, or `cli` for the `leads` command line (a visitor's privacy
+ * request is recorded as actor `visitor`, see src/server/privacy).
+ */
 export type Actor = { email: string; role: 'sales' | 'admin' };
 
 /** The command line's actor: it runs on the server, so it may do what an admin may. */

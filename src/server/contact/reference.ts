@@ -4,10 +4,13 @@ import { randomBytes } from 'node:crypto';
 /** Crockford's base-32 alphabet: no I, L, O or U, so a reference reads unambiguously on the phone. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** A new enquiry reference, `NH-` and 10 random base-32 characters (50 bits), e.g. `NH-7K3P9QXD2M`. */
-export function newReference(): string {
+/**
+ * A new reference, `prefix`, a dash and 10 random base-32 characters (50 bits): an enquiry's
+ * `NH-7K3P9QXD2M` (the default prefix), a privacy request's `PR-7K3P9QXD2M`.
+ */
+export function newReference(prefix: 'NH' | 'PR' = 'NH'): string {
   const bytes = randomBytes(10);
   let code = '';
   for (const byte of bytes) code += ALPHABET[byte & 31];
-  return `NH-${code}`;
+  return `${prefix}-${code}`;
 }

@@ -8,6 +8,7 @@ import { leads } from '../db/schema';
 import { enqueueDeliveries, type DeliveryTargets } from './deliveries';
 import { consumeRateLimit, countInWindow, type RateLimit } from '../rate-limit';
 import { newReference } from './reference';
+import { liftSuppression } from '../privacy/suppression';
 
 /**
  * What storing an enquiry did: stored now (as a lead, or quarantined as spam), already stored
@@ -43,7 +44,8 @@ export type Quarantine = {
  * count. A lead gets its deliveries (e-mail, one job per webhook endpoint of `meta.deliveries`)
  * queued in the same transaction (the transactional outbox): once this resolves, they will be sent
  * even if the process dies. With `quarantine`, the enquiry is stored with verdict `spam` and its
- * reason and nothing is queued; quarantined enquiries count toward the client's rate
+ * reason and nothing is queued; a lead (new consent, DPDP Act s.6) also lifts the suppression of
+ * its address (src/server/privacy/suppression.ts), a quarantined one does not; quarantined enquiries count toward the client's rate
  * limit, and past `quarantine.maxPerHour` in the current hour they are not stored (the counters
  * still are). The same `submissionId` (the form token's nonce) stored twice, one after the other
  * or at the same time on several instances (the edge re-sends a post an instance dropped), yields
@@ -57,6 +59,8 @@ export async function storeEnquiry(
     submissionId: string;
     /** Keyed hash of the client address: the rate-limit key only, never stored on the enquiry. */
     clientHash: string;
+    /** Keyed hash of the e-mail address (addressHash): a lead lifts its suppression. */
+    emailHash: string;
     rateLimit: RateLimit;
     now: Date;
     deliveries: DeliveryTargets;
@@ -101,6 +105,7 @@ export async function storeEnquiry(
         return { outcome: 'duplicate', ...winner };
       }
       if (quarantine) return { outcome: 'quarantined', ...inserted };
+      await liftSuppression(tx, meta.emailHash);
       await enqueueDeliveries(tx, leadId, meta.deliveries);
       return { outcome: 'stored', ...inserted };
     });

@@ -15,6 +15,8 @@ import { site } from '@/content/site';
 import type { Db } from '../db';
 import type { DeliveryTargets } from './deliveries';
 import { hashClientAddress } from '../http/client-address';
+import { isSameSite } from '../http/same-site';
+import { addressHash } from '../privacy/address-hash';
 import { errorFacts, log } from '../log';
 import { countEnquiry } from '../metrics';
 import { proofField } from '@/lib/proof-of-work';
@@ -107,6 +109,7 @@ export async function submitEnquiry(
       {
         submissionId: token.ok ? token.nonce : randomUUID(),
         clientHash: hashClientAddress(request.clientAddress, deps.secret),
+        emailHash: addressHash(parsed.data.email, deps.secret),
         rateLimit: deps.rateLimit,
         now,
         deliveries: deps.deliveries ?? { webhookUrls: [] },
@@ -172,19 +175,6 @@ async function botSignal(
   if (proof === 'invalid' || proof === 'replayed') return `altcha-${proof}`;
   if (proof !== 'valid' && token.ageMs < TOKEN_MIN_AGE_MS) return 'too-fast';
   return null;
-}
-
-/** Cross-site posts are refused: `Origin` must be present and name this site. */
-function isSameSite(request: SubmissionRequest, allowedOrigins: string[]): boolean {
-  if (!request.origin || request.origin === 'null') return false;
-  let origin: URL;
-  try {
-    origin = new URL(request.origin);
-  } catch {
-    return false;
-  }
-  if (request.host && origin.host === request.host) return true;
-  return allowedOrigins.some((allowed) => allowed === origin.origin);
 }
 
 function reject(reason: string, values: ContactValues, message: string): ContactFormState {

@@ -174,7 +174,20 @@ export type EraseOptions = {
   pollMs?: number;
   /** The time of the cancellation (ms; default now). */
   now?: number;
+  /**
+   * Run in the erasure's transaction with the enquiries about to be erased (none, possibly), before
+   * they are: what else the erasure does (the privacy request's events, suppression, tombstone).
+   */
+  within?: (tx: Db, erasing: readonly ErasedLead[]) => Promise<void>;
+  /**
+   * Run once the cancellations are delivered, just before the erasure's transaction (e.g. the
+   * confirmation e-mail to the person); when it throws, nothing is erased.
+   */
+  beforeErasing?: () => Promise<void>;
 };
+
+/** An enquiry being erased: its id and reference. */
+export type ErasedLead = { id: string; reference: string };
 
 /** What deleteLeadsByEmail did. */
 export type EraseResult =
@@ -198,9 +211,16 @@ export type EraseResult =
 export async function deleteLeadsByEmail(
   db: Db,
   email: string,
-  { settings, waitMs = 60_000, pollMs = 500, now = Date.now() }: EraseOptions = {},
+  {
+    settings,
+    waitMs = 60_000,
+    pollMs = 500,
+    now = Date.now(),
+    within,
+    beforeErasing,
+  }: EraseOptions = {},
 ): Promise<EraseResult> {
-  const ids = await leadIdsOf(db, email);
+  const ids = (await leadsFrom(db, email)).map((lead) => lead.id);
   const cancelled = settings ? await cancelDemosOf(db, settings, ids, now) : 0;
   const deadline = Date.now() + waitMs;
   let unsent = await unsentCancellations(db, ids);
@@ -209,25 +229,27 @@ export async function deleteLeadsByEmail(
     unsent = await unsentCancellations(db, ids);
   }
   if (unsent > 0) return { outcome: 'cancellations-unsent', cancelled, unsent };
+  await beforeErasing?.();
   return db.transaction(async (tx) => {
-    const erasing = await leadIdsOf(tx, email);
-    if (erasing.length === 0) return { outcome: 'erased', leads: 0, jobs: 0, cancelled };
-    const dropped = await dropJobsOf(tx, erasing);
+    const erasing = await leadsFrom(tx, email);
+    await within?.(tx, erasing);
+    const erasingIds = erasing.map((lead) => lead.id);
+    if (erasingIds.length === 0) return { outcome: 'erased', leads: 0, jobs: 0, cancelled };
+    const dropped = await dropJobsOf(tx, erasingIds);
     const removed = await tx
       .delete(leads)
-      .where(inArray(leads.id, erasing))
+      .where(inArray(leads.id, erasingIds))
       .returning({ id: leads.id });
     return { outcome: 'erased', leads: removed.length, jobs: dropped, cancelled };
   });
 }
 
-/** The ids of the enquiries from `email` (compared case-insensitively). */
-async function leadIdsOf(db: Db, email: string): Promise<string[]> {
-  const rows = await db
-    .select({ id: leads.id })
+/** The enquiries from `email` (compared case-insensitively, trimmed): id and reference. */
+export async function leadsFrom(db: Db, email: string): Promise<ErasedLead[]> {
+  return db
+    .select({ id: leads.id, reference: leads.reference })
     .from(leads)
     .where(eq(sql`lower(${leads.email})`, email.trim().toLowerCase()));
-  return rows.map((row) => row.id);
 }
 
 /** The id of the enquiry `reference` (any case), or undefined when there is none. */

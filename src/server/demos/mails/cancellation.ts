@@ -2,6 +2,7 @@ import 'server-only';
 import type { SendMailOptions } from 'nodemailer';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { escapeHtml } from '../../email/message';
+import { rightsFooter } from '../../privacy/footer';
 import type {
   CancellationReason,
   InvitationAddresses,
@@ -16,7 +17,8 @@ import { invitationCalendar } from './calendar';
  * invitationCalendar with `METHOD:CANCEL` (same `UID`, the change's `SEQUENCE`), which mail
  * clients apply to the event. `facts.booking` is the demo as it was announced (its host, time and
  * the change's sequence). `moved` tells a host the demo went to another host; `cancelled` tells the
- * visitor (who may book again) or the host (copied to `LEADS_TO`). The Message-ID is derived from
+ * visitor (who may book again; with the rights footer, rightsFooter) or the host (copied to
+ * `LEADS_TO`). The Message-ID is derived from
  * booking, sequence and recipient, so a resend is recognisably the same message.
  */
 export function buildCancellation(
@@ -41,14 +43,18 @@ export function buildCancellation(
             `The demo of ${visitor} (${lead.organization}) on ${when} has moved to another host; it is removed from your calendar.`,
           ]
         : [`The demo of ${visitor} (${lead.organization}, ${lead.email}) on ${when} is cancelled.`];
+  const footer = recipient === 'visitor' ? rightsFooter() : undefined;
   const common = {
     from: addresses.from,
     messageId: `<demo.${booking.id}.${booking.sequence}.${recipient}-cancel@${facts.domain}>`,
-    text: [...lines, '', `Enquiry: ${lead.reference}`].join('\n'),
+    text: [...lines, '', `Enquiry: ${lead.reference}`, ...(footer ? ['', footer.text] : [])].join(
+      '\n',
+    ),
     html: [
       '<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">',
       ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
       `<p>Enquiry: ${escapeHtml(lead.reference)}</p>`,
+      footer?.html ?? '',
       '</body></html>',
     ].join('\n'),
     icalEvent: {

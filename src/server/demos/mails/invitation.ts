@@ -2,6 +2,7 @@ import 'server-only';
 import type { SendMailOptions } from 'nodemailer';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { escapeHtml } from '../../email/message';
+import { rightsFooter } from '../../privacy/footer';
 import type { InvitationAddresses, InvitationFacts, InvitationRecipient } from '../types';
 import { invitationCalendar } from './calendar';
 
@@ -12,7 +13,7 @@ import { invitationCalendar } from './calendar';
  * mail clients offer to add. The visitor's reply goes to the host and the host's to the visitor;
  * the host's copy is copied to `LEADS_TO`. A changed booking (`SEQUENCE` > 0) is announced
  * as moved, its subject prefixed "Updated:"; the visitor's e-mail carries `facts.manageUrl`, the
- * link to reschedule or cancel, when given. The Message-ID is derived from booking, sequence and
+ * link to reschedule or cancel, when given, and the rights footer (rightsFooter). The Message-ID is derived from booking, sequence and
  * recipient, so a resend after a crash is recognisably the same message.
  */
 export function buildInvitation(
@@ -37,6 +38,7 @@ export function buildInvitation(
         ];
   const details = [`Join: ${host.meetingUrl}`, `Enquiry: ${lead.reference}`];
   const manage = recipient === 'visitor' ? manageLines(facts.manageUrl) : { text: [], html: '' };
+  const footer = recipient === 'visitor' ? rightsFooter() : undefined;
   const text = [
     ...lines,
     '',
@@ -44,6 +46,7 @@ export function buildInvitation(
     '',
     'The attached invitation adds it to your calendar.',
     ...manage.text,
+    ...(footer ? ['', footer.text] : []),
   ].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">',
@@ -51,6 +54,7 @@ export function buildInvitation(
     `<p>Join: <a href="${escapeHtml(host.meetingUrl)}">${escapeHtml(host.meetingUrl)}</a><br>Enquiry: ${escapeHtml(lead.reference)}</p>`,
     '<p>The attached invitation adds it to your calendar.</p>',
     manage.html,
+    footer?.html ?? '',
     '</body></html>',
   ].join('\n');
   const common = {

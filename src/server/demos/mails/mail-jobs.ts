@@ -9,6 +9,9 @@ import type { SendMail } from '../../email/transport';
 import { enqueue } from '../../queue/enqueue';
 import { JobFailure } from '../../queue/failure';
 import { defineJob, type JobHandler } from '../../queue/job';
+import { addressHash } from '../../privacy/address-hash';
+import { isSuppressed } from '../../privacy/suppression';
+import { getSiteSecret } from '../../security/site-secret';
 import { sameHost } from '../bookings';
 import type {
   CancelledDemo,
@@ -112,7 +115,9 @@ export async function enqueueCancellationMails(
  * started by `now()` (after an outage, say): an invitation to something already begun helps no
  * one. Each skip is logged by the worker with its reason (`job.skipped`). A job whose booking
  * was erased is skipped. The visitor's invitation and reminder carry the link `manageUrl` returns
- * for the booking id, when given.
+ * for the booking id, when given. An e-mail to the visitor (invitation, reminder, cancellation) is
+ * skipped when `suppressed` says the address asked to be erased or left alone (DPDP Act s.6(4);
+ * by default the suppression list keyed with the generated site secret).
  * @throws JobFailure: permanent when a cancellation lacks its demo or the host is no longer in
  * `DEMO_HOSTS`; from `send` otherwise.
  */
@@ -123,6 +128,8 @@ export function sendDemoMail(
   hosts: readonly DemoHost[],
   manageUrl?: (bookingId: string) => Promise<string>,
   now: () => number = Date.now,
+  suppressed: (email: string) => Promise<boolean> = async (email) =>
+    isSuppressed(db, addressHash(email, await getSiteSecret(db))),
 ): JobHandler<DemoMailPayload> {
   const domain = domainOf(addresses.from);
   const hostOf = (email: string) => {
@@ -139,6 +146,8 @@ export function sendDemoMail(
     if (!found) return { skipped: 'demo erased' };
     const { booking, lead } = found;
     const { mail } = payload;
+    if (mail !== 'host' && mail !== 'host-cancel' && (await suppressed(lead.email)))
+      return { skipped: 'address suppressed' };
     let message: SendMailOptions;
     if (mail === 'visitor-cancel' || mail === 'host-cancel') {
       if (!payload.cancelled) throw new JobFailure('cancellation without its demo', true);

@@ -1,0 +1,16 @@
+import 'server-only';
+import { createHmac } from 'node:crypto';
+
+/**
+ * The keyed hash of an e-mail address: HMAC-SHA-256, keyed with the site secret, of the address
+ * trimmed and lower-cased, in hex. What `privacy_requests.email_hash` (the tombstone) and
+ * `suppressions` keep instead of the address: it recognises the address again without holding it
+ * (DPDP Act s.8(7): data erased, only what proves the request was honoured is kept). The one
+ * function for it: the request pages, the erasure, the suppression checks and the console use it.
+ * @param email the address as typed (any case, surrounding spaces ignored)
+ * @param secret the site secret (getSiteSecret)
+ * @returns 64 hex characters
+ */
+export function addressHash(email: string, secret: string): string {
+  return createHmac('sha256', secret).update(email.trim().toLowerCase()).digest('hex');
+}
