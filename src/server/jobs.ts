@@ -34,8 +34,7 @@ import { leadErasedWebhookJob, postLeadErased } from './privacy/webhook';
  *   spam digest to the console's admins (`console.spam-digest`) and, with
  *   `DEMO_HOSTS`, the demo invitations, reminders and cancellations (`demo.mail`; the visitor's
  *   carry the manage link on `SITE_URL`);
- * - `WEBHOOK_URLS` and `WEBHOOK_SECRET`: the `enquiry.created` and `demo.*` events
- *   and `lead.erased` events (`enquiry.webhook`, `demo.webhook`, `privacy.webhook`).
+ * - `WEBHOOK_URLS` and `WEBHOOK_SECRET`: the `enquiry.created`, `demo.*` and `lead.erased` events (`enquiry.webhook`, `demo.webhook`, `privacy.webhook`).
  * Jobs of an unconfigured kind wait as pending until it is configured and the site restarted;
  * that is logged once, here.
  */

@@ -74,11 +74,7 @@ export async function collectPersonData(
   const deliveries =
     ids.length === 0
       ? []
-      : await db
-          .select()
-          .from(jobs)
-          .where(inArray(jobs.owner, ids))
-          .orderBy(asc(jobs.createdAt));
+      : await db.select().from(jobs).where(inArray(jobs.owner, ids)).orderBy(asc(jobs.createdAt));
   const delivered = rows.some((row) => row.verdict === 'lead');
   const sharedWith = [
     ...(delivered && destinations.leadsTo ? [destinations.leadsTo] : []),

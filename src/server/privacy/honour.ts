@@ -8,7 +8,12 @@ import type { JobHandler } from '../queue/job';
 import { collectPersonData, type Destinations } from './copy';
 import { eraseAddress, type ErasureDeps } from './erase';
 import type { honourJob } from './honour-job';
-import { buildAcknowledgementMail, buildCopyMail, buildErasedMail, type PrivacyMailFrom } from './mails';
+import {
+  buildAcknowledgementMail,
+  buildCopyMail,
+  buildErasedMail,
+  type PrivacyMailFrom,
+} from './mails';
 import { closeRequest, counted, findRequest } from './requests';
 
 /** What honouring requests needs: the erasure's settings, the destinations, the sender. */
@@ -72,7 +77,9 @@ export function honourPrivacyRequest(
         return;
       }
       default:
-        await send(buildAcknowledgementMail(email, request.reference, request.kind, request.dueAt, from));
+        await send(
+          buildAcknowledgementMail(email, request.reference, request.kind, request.dueAt, from),
+        );
         await appendAudit(db, 'visitor', 'privacy-outcome', request.reference, 'acknowledged');
     }
   };

@@ -55,13 +55,18 @@ export function issuePrivacyLink(
 }
 
 /** Result of verifyPrivacyLink: the request, or why the link is refused. */
-export type LinkCheck = { ok: true; request: LinkedRequest } | { ok: false; reason: 'expired' | 'invalid' };
+export type LinkCheck =
+  { ok: true; request: LinkedRequest } | { ok: false; reason: 'expired' | 'invalid' };
 
 /**
  * Reads a link token at `now` (ms): `expired` past 24 hours, `invalid` when missing, altered,
  * signed with another secret or dated in the future. Never throws.
  */
-export function verifyPrivacyLink(token: unknown, secret: string, now: number = Date.now()): LinkCheck {
+export function verifyPrivacyLink(
+  token: unknown,
+  secret: string,
+  now: number = Date.now(),
+): LinkCheck {
   const check = linkToken.verify(token, secret, { now });
   if (!check.ok) return { ok: false, reason: check.reason === 'expired' ? 'expired' : 'invalid' };
   const { kind, email, details, nonce } = check.values;

@@ -104,7 +104,9 @@ export async function eraseAs(
       now,
       notify: send
         ? ({ reference, ...counts }) =>
-            send(buildErasedMail(email.trim(), reference, 'erase', counts, { from: env.LEADS_FROM }))
+            send(
+              buildErasedMail(email.trim(), reference, 'erase', counts, { from: env.LEADS_FROM }),
+            )
         : undefined,
     },
   );
