@@ -7,6 +7,7 @@ export const pages = [
   { path: '/contact-us', heading: 'Contact Us' },
   { path: '/terms-conditions', heading: 'Terms & Conditions' },
   { path: '/privacy-policy', heading: 'Privacy Policy' },
+  { path: '/privacy-requests', heading: 'Your data and your rights' },
   { path: '/accessibility', heading: 'Accessibility Statement' },
 ] as const;
 

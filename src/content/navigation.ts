@@ -38,6 +38,7 @@ export const footerLinks = {
   legal: [
     { title: 'Terms & Conditions', href: '/terms-conditions' },
     { title: 'Privacy Policy', href: '/privacy-policy' },
+    { title: 'Your data and your rights', href: '/privacy-requests' },
     { title: 'Accessibility', href: '/accessibility' },
   ],
   services: productLinks.map(({ title, link }) => ({ title, href: link })),

@@ -18,6 +18,7 @@ export const pageRoutes = [
   { path: '/contact-us', title: 'Contact Us' },
   { path: '/terms-conditions', title: 'Terms & Conditions' },
   { path: '/privacy-policy', title: 'Privacy Policy' },
+  { path: '/privacy-requests', title: 'Your data and your rights' },
   { path: '/accessibility', title: 'Accessibility Statement' },
 ] as const satisfies readonly PageRoute[];
 

@@ -206,7 +206,14 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
             >
               Privacy Policy
             </Link>{' '}
-            for your rights under India&apos;s Digital Personal Data Protection Act, 2023.
+            for your rights under India&apos;s Digital Personal Data Protection Act, 2023, and{' '}
+            <Link
+              href="/privacy-requests"
+              className="font-medium text-brand-800 underline underline-offset-2"
+            >
+              exercise them here
+            </Link>
+            .
           </p>
 
           {!currentToken && (

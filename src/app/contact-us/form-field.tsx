@@ -11,7 +11,7 @@ import {
 } from '@/lib/contact-fields';
 
 /** Shared look of inputs and the textarea: AA borders, visible focus, red when invalid. */
-const controlClass =
+export const controlClass =
   'mt-0.5 block w-full rounded border border-slate-500 bg-white px-1.5 py-1 text-base text-ink shadow-xs transition-colors focus:border-brand-700 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-700 aria-invalid:border-red-700 aria-invalid:bg-red-50/40';
 
 type FormFieldProps = {

@@ -1,0 +1,39 @@
+'use server';
+
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import type { PrivacyFormState } from '@/lib/privacy-request-schema';
+import { errorFacts, log } from '@/server/log';
+import { confirmPrivacyLink, requestPrivacyLink } from '@/server/privacy/service';
+
+/**
+ * The privacy-request form's server action (through `useActionState`, so it also works as a plain
+ * POST without JavaScript): validation, rate limit and the link e-mail live in src/server/privacy.
+ * Never throws.
+ */
+export async function askPrivacyLink(
+  _previous: PrivacyFormState,
+  formData: FormData,
+): Promise<PrivacyFormState> {
+  return requestPrivacyLink(formData, await headers());
+}
+
+/**
+ * The confirmation page's button: confirms the request of the link's token (a POST: opening the
+ * link changes nothing) and returns to the page with the outcome (`confirmed` with the request's
+ * reference, `used`, `expired`, `invalid`, `unavailable`): POST, then GET, without JavaScript.
+ */
+export async function confirmPrivacyRequestAction(formData: FormData): Promise<never> {
+  let query: Record<string, string>;
+  try {
+    const result = await confirmPrivacyLink(formData.get('token'));
+    query =
+      result.outcome === 'confirmed'
+        ? { outcome: 'confirmed', reference: result.reference }
+        : { outcome: result.outcome };
+  } catch (error) {
+    log.error({ event: 'privacy.confirm_failed', error: errorFacts(error) });
+    query = { outcome: 'unavailable' };
+  }
+  redirect(`/privacy-requests/confirm?${new URLSearchParams(query)}`);
+}

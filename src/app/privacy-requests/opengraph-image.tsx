@@ -1,0 +1,12 @@
+import { pageShareText, renderShareImage, shareImageAlt } from '@/server/seo/share-image';
+
+export { size, contentType } from '@/server/seo/share-image';
+
+const text = pageShareText('/privacy-requests');
+
+export const alt = shareImageAlt(text);
+
+/** Share image of the privacy-request page (Open Graph and X card). */
+export default function Image() {
+  return renderShareImage(text);
+}

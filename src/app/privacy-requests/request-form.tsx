@@ -1,0 +1,182 @@
+'use client';
+
+import { useActionState, useEffect, useRef } from 'react';
+import { CtaButton } from '@/components/ui/cta';
+import { privacyRequestKinds } from '@/content/privacy';
+import {
+  DETAILS_MAX,
+  emailInputMaxLength,
+  privacyKinds,
+  type PrivacyField,
+  type PrivacyFormState,
+} from '@/lib/privacy-request-schema';
+import { controlClass } from '../contact-us/form-field';
+import { askPrivacyLink } from './actions';
+
+const initialState: PrivacyFormState = { status: 'idle' };
+
+/** The fields in form order, for the error summary and the first invalid field. */
+const fieldOrder: readonly PrivacyField[] = ['email', 'kind', 'details'];
+const fieldLabels: Record<PrivacyField, string> = {
+  email: 'Email',
+  kind: 'What would you like?',
+  details: 'Details',
+};
+
+/**
+ * The privacy-request form (DPDP Act 2023): e-mail address, the kind of request as a radio group
+ * in a fieldset, and details (required for a correction, a nominee or a grievance). Posts to the
+ * `askPrivacyLink` server action: without JavaScript as a plain POST that re-renders the page,
+ * with it without a reload. After an error, what was typed is shown again, an error summary
+ * links to each invalid field and the first takes focus; after a valid post the one answer
+ * (the same for every address) replaces the form, announced by a `role="status"` region.
+ */
+export function PrivacyRequestForm() {
+  const [state, formAction, pending] = useActionState(askPrivacyLink, initialState);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const doneRef = useRef<HTMLParagraphElement>(null);
+  const errors = state.status === 'invalid' ? state.errors : {};
+  const invalid = fieldOrder.filter((field) => errors[field]);
+  const values = state.status === 'invalid' ? state.values : { email: '', kind: '', details: '' };
+
+  useEffect(() => {
+    const target = state.status === 'sent' ? doneRef.current : summaryRef.current;
+    target?.focus();
+  }, [state]);
+
+  if (state.status === 'sent')
+    return (
+      <p
+        ref={doneRef}
+        tabIndex={-1}
+        role="status"
+        className="rounded border border-brand-700 bg-brand-50 px-2 py-1.5 font-medium text-ink"
+      >
+        {state.message}
+      </p>
+    );
+
+  const describedBy = (field: PrivacyField) =>
+    errors[field] ? `privacy-${field}-error` : undefined;
+  const errorText = (field: PrivacyField) =>
+    errors[field] && (
+      <p id={`privacy-${field}-error`} className="mt-0.5 text-sm font-medium text-red-700">
+        {errors[field]}
+      </p>
+    );
+
+  return (
+    <form action={formAction} className="grid gap-2" aria-describedby="privacy-required-note">
+      {state.status === 'invalid' && (
+        <div
+          ref={summaryRef}
+          tabIndex={-1}
+          role="alert"
+          className="rounded border border-red-700 bg-red-50 px-2 py-1.5 text-red-800"
+        >
+          <p className="font-medium">{state.message}</p>
+          {invalid.length > 0 && (
+            <ul className="mt-0.5 list-disc pl-3 text-sm">
+              {invalid.map((field) => (
+                <li key={field}>
+                  <a href={`#privacy-${field}`} className="underline underline-offset-2">
+                    {fieldLabels[field]}: {errors[field]}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <p id="privacy-required-note" className="text-sm text-muted">
+        Fields marked <span className="text-red-700">*</span> are required.
+      </p>
+
+      <div>
+        <label htmlFor="privacy-email" className="block text-sm font-semibold text-ink">
+          Email
+          <span aria-hidden="true" className="ml-0.5 text-red-700">
+            *
+          </span>
+        </label>
+        <input
+          id="privacy-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={emailInputMaxLength}
+          defaultValue={values.email}
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={describedBy('email')}
+          className={controlClass}
+        />
+        {errorText('email')}
+      </div>
+
+      <fieldset
+        id="privacy-kind"
+        aria-describedby={describedBy('kind')}
+        aria-invalid={errors.kind ? true : undefined}
+        className="grid gap-1"
+      >
+        <legend className="mb-0.5 text-sm font-semibold text-ink">
+          {fieldLabels.kind}
+          <span aria-hidden="true" className="ml-0.5 text-red-700">
+            *
+          </span>
+        </legend>
+        {privacyKinds.map((kind, index) => (
+          <div key={kind} className="flex items-start gap-1">
+            <input
+              id={index === 0 ? 'privacy-kind-first' : `privacy-kind-${kind}`}
+              type="radio"
+              name="kind"
+              value={kind}
+              required
+              defaultChecked={values.kind === kind}
+              aria-describedby={`privacy-kind-${kind}-hint`}
+              className="mt-0.5 size-2 accent-brand-700"
+            />
+            <label
+              htmlFor={index === 0 ? 'privacy-kind-first' : `privacy-kind-${kind}`}
+              className="text-base text-ink"
+            >
+              {privacyRequestKinds[kind].label}
+              <span id={`privacy-kind-${kind}-hint`} className="block text-sm text-muted">
+                {privacyRequestKinds[kind].hint}
+              </span>
+            </label>
+          </div>
+        ))}
+        {errorText('kind')}
+      </fieldset>
+
+      <div>
+        <label htmlFor="privacy-details" className="block text-sm font-semibold text-ink">
+          Details{' '}
+          <span className="font-normal text-muted">
+            (required to correct, nominate or raise a grievance)
+          </span>
+        </label>
+        <textarea
+          id="privacy-details"
+          name="details"
+          rows={5}
+          maxLength={2 * DETAILS_MAX}
+          defaultValue={values.details}
+          aria-invalid={errors.details ? true : undefined}
+          aria-describedby={describedBy('details')}
+          className={`${controlClass} min-h-20 resize-y`}
+        />
+        {errorText('details')}
+      </div>
+
+      <div>
+        <CtaButton type="submit" size="md" disabled={pending} aria-disabled={pending}>
+          {pending ? 'Sending…' : 'Send me the link'}
+        </CtaButton>
+      </div>
+    </form>
+  );
+}
