@@ -40,7 +40,7 @@ describe('npm run leads (PGlite)', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  it('lists, exports, deletes by e-mail, retries and purges', async () => {
+  it('lists, exports, erases by e-mail, retries and purges', async () => {
     const list = await leads(dataDir, 'list');
     expect(list.stdout.trim().split('\n')).toHaveLength(2);
     expect(list.stdout).toContain('pending');
@@ -60,8 +60,8 @@ describe('npm run leads (PGlite)', () => {
     expect(csv.split('\r\n').filter(Boolean)).toHaveLength(3);
     expect(csv).toContain(`"'=cmd()"`);
 
-    expect((await leads(dataDir, 'delete', '--email', 'ASHA@hospital.example')).stdout).toContain(
-      'Deleted 1 enquiries and 1 notification jobs.',
+    expect((await leads(dataDir, 'erase', 'ASHA@hospital.example')).stdout).toMatch(
+      /^Erased 1 enquiries and 0 demos: request PR-[0-9A-Z]{10}, the address is suppressed\.$/m,
     );
     expect((await leads(dataDir, 'export', '--format', 'csv')).stdout).not.toContain('asha@');
     expect((await leads(dataDir, 'retry')).stdout).toContain('Re-queued 0 failed notifications.');

@@ -5,9 +5,10 @@
  *                             (list and export leave quarantined spam out unless --include-spam)
  *   spam [--message]          quarantined enquiries: reference, time, reason (body on request)
  *   release <reference>       release a quarantined enquiry: stored as a lead, e-mailed once
- *   delete --email <address>  erase one person's enquiries and their notification jobs; a live
- *                             demo is cancelled first, and erasure waits until its cancellations
- *                             have been sent (by the running site)
+ *   erase <address>           erase everything held for one person (DPDP Act): a live demo is
+ *                             cancelled first, erasure waits until its cancellations have been
+ *                             sent (by the running site), receivers get lead.erased, the address
+ *                             is suppressed; recorded as a privacy request (tombstone) and audited
  *   retry [reference]         re-queue failed deliveries (e-mails and webhooks), all or one enquiry's
  *   ack <reference>           acknowledge an enquiry's failed deliveries: they stop the delivery alarm
  *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365) and
@@ -26,7 +27,7 @@ import { openDatabase, type Database } from '@/server/db/client';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { isNameField, singleLineFields, visitorName } from '@/lib/contact-fields';
 import { listUpcomingDemos } from '@/server/demos/operator';
-import { bookingSettings, isBookingOn } from '@/server/demos/rules';
+import { bookingSettings } from '@/server/demos/rules';
 import { CLI_ACTOR } from '@/server/console/audit';
 import {
   acknowledgeDeliveries,
@@ -43,7 +44,8 @@ import {
 } from '@/server/console/operators';
 import type { OperatorRole } from '@/server/db/schema';
 import { getEnv } from '@/server/env';
-import { deleteLeadsByEmail, listLeads, listSpam, purgeExpired } from '@/server/leads/operations';
+import { listLeads, listSpam, purgeExpired } from '@/server/leads/operations';
+import { eraseAs } from '@/server/privacy/operator';
 import { describeDeliveries } from '@/server/leads/delivery-summary';
 
 /**
@@ -164,14 +166,14 @@ program
   );
 
 program
-  .command('delete')
-  .description("erase a person's enquiries and their notification e-mails (right to erasure)")
-  .requiredOption('--email <address>', 'the e-mail address they wrote from')
-  .action((options: { email: string }) =>
+  .command('erase')
+  .description(
+    "erase everything held for a person's address (DPDP Act right to erasure): a live demo is cancelled first (the running site sends the cancellations), then their enquiries, demos and jobs are erased, receivers get lead.erased, and the address is suppressed",
+  )
+  .argument('<email>', 'the e-mail address they wrote from (any case)')
+  .action((email: string) =>
     withDatabase(async ({ db }) => {
-      const env = getEnv();
-      const settings = isBookingOn(env) ? bookingSettings(env) : undefined;
-      const result = await deleteLeadsByEmail(db, options.email, { settings });
+      const result = await eraseAs(db, CLI_ACTOR, email);
       if (result.outcome === 'cancellations-unsent') {
         console.error(
           `Cancelled ${result.cancelled} demos; ${result.unsent} of their cancellations have not ` +
@@ -181,9 +183,10 @@ program
         process.exitCode = 1;
         return;
       }
-      const demos = result.cancelled ? `, after cancelling ${result.cancelled} demos` : '';
       console.log(
-        `Deleted ${result.leads} enquiries and ${result.jobs} notification jobs${demos}.`,
+        `Erased ${result.enquiries} enquiries and ${result.demos} demos` +
+          (result.cancelled ? ` (${result.cancelled} cancelled first)` : '') +
+          `: request ${result.reference}, the address is suppressed.`,
       );
     }),
   );

@@ -100,4 +100,8 @@ export const consoleNotices: Record<string, string> = {
   'last-admin': 'The last admin cannot be removed or lowered to sales.',
   invalid: 'That did not look right; nothing changed.',
   'not-found': 'Not found; nothing changed.',
+  erased:
+    'Erased: every enquiry and demo of that address is gone, receivers are told (lead.erased) and the address is suppressed.',
+  'erase-waiting':
+    'The live demo is cancelled, but its cancellations are still being sent; nothing is erased yet. Erase again in a minute.',
 };

@@ -106,8 +106,8 @@ for (const backend of backends) {
           expect((await timed('purge')).stdout).toContain(
             'Deleted 0 enquiries older than 365 days (spam: 30 days).',
           );
-          expect((await timed('delete', '--email', 'asha.rao@hospital.example')).stdout).toContain(
-            `Deleted ${ENQUIRIES} enquiries and ${ENQUIRIES} notification jobs.`,
+          expect((await timed('erase', 'asha.rao@hospital.example')).stdout).toContain(
+            `Erased ${ENQUIRIES} enquiries and 0 demos: request PR-`,
           );
           expect((await timed('list')).stdout.trim()).toBe('');
           const health = await fetch(`${second.url}/api/health`);

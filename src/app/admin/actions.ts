@@ -18,6 +18,7 @@ import type { OperatorRole } from '@/server/db/schema';
 import { bookingSettings } from '@/server/demos/rules';
 import { clientAddress } from '@/server/http/client-address';
 import { nudgeQueueWorker } from '@/server/queue/runtime';
+import { erasePersonOf } from '@/server/privacy/operator';
 
 /**
  * The console's server actions. Each is posted by a plain form (no JavaScript needed), takes a
@@ -142,4 +143,20 @@ export async function removeOperatorAction(_bound: null, form: FormData): Promis
   const operator = await requireActionOperator('admin');
   const { db } = await consoleAuth();
   back('/admin/operators', await removeOperator(db, operator, field(form, 'email')));
+}
+
+/**
+ * Erases everything held for the person of the form's enquiry (admins only, after the page's
+ * confirmation step: the form must carry `confirm=erase`): the same erasure as `leads erase` and a
+ * visitor's request. Waits up to 15 s for the cancellation of a live demo to be sent.
+ */
+export async function erasePersonAction(_bound: null, form: FormData): Promise<never> {
+  const operator = await requireActionOperator('admin');
+  if (field(form, 'confirm') !== 'erase') back(enquiryPath(form), 'invalid');
+  const { db } = await consoleAuth();
+  nudgeQueueWorker();
+  const result = await erasePersonOf(db, operator, field(form, 'reference'), { waitMs: 15_000 });
+  nudgeQueueWorker();
+  if (result.outcome === 'erased') back('/admin', 'erased');
+  back(enquiryPath(form), result.outcome === 'not-found' ? 'not-found' : 'erase-waiting');
 }

@@ -13,6 +13,7 @@ import { errorFacts, log } from '@/server/log';
 import {
   acknowledgeAction,
   cancelDemoAction,
+  erasePersonAction,
   releaseAction,
   rescheduleDemoAction,
   retryAction,
@@ -36,6 +37,7 @@ const acknowledge = acknowledgeAction.bind(null, null);
 const cancelDemo = cancelDemoAction.bind(null, null);
 const reschedule = rescheduleDemoAction.bind(null, null);
 const release = releaseAction.bind(null, null);
+const erasePerson = erasePersonAction.bind(null, null);
 
 /** The time of this request (a page rendered per request). */
 async function renderTime(): Promise<number> {
@@ -44,7 +46,7 @@ async function renderTime(): Promise<number> {
 
 type EnquiryPageProps = {
   params: Promise<{ reference: string }>;
-  searchParams: Promise<{ notice?: string | string[] }>;
+  searchParams: Promise<{ notice?: string | string[]; erase?: string | string[] }>;
 };
 
 /** What a job delivers, in words. */
@@ -57,13 +59,14 @@ function channelOf(kind: string, target: string): string {
 
 /**
  * One enquiry: every field, when it came, each delivery with its state (retry and acknowledge
- * when one failed), its demo (reschedule, cancel) and, when held as spam, why and release.
- * Opening it is written to the audit log.
+ * when one failed), its demo (reschedule, cancel) and, when held as spam, why and release; for
+ * admins, "Erase this person's data" (DPDP Act s.12), which asks to confirm first (`?erase=confirm`,
+ * a second page without JavaScript). Opening it is written to the audit log.
  */
 export default async function EnquiryPage({ params, searchParams }: EnquiryPageProps) {
   const operator = await requirePageOperator();
   const { reference } = await params;
-  const { notice } = await searchParams;
+  const { notice, erase } = await searchParams;
   const { db, env } = await consoleAuth();
   const lead = await viewEnquiry(db, operator, decodeURIComponent(reference));
   if (!lead) notFound();
@@ -237,6 +240,46 @@ export default async function EnquiryPage({ params, searchParams }: EnquiryPageP
           </div>
         )}
       </section>
+
+      {operator.role === 'admin' && (
+        <section aria-labelledby="erase-heading">
+          <h2 id="erase-heading" className="mb-1 text-xl font-bold">
+            Erase this person&apos;s data
+          </h2>
+          {erase === 'confirm' ? (
+            <form action={erasePerson} className="grid justify-items-start gap-1">
+              <input type="hidden" name="reference" value={lead.reference} />
+              <input type="hidden" name="confirm" value="erase" />
+              <p role="alert">
+                Every enquiry and demo of {lead.email} will be erased, not only this one: a live
+                demo is cancelled first, webhook receivers are told (lead.erased) and the address
+                gets no more e-mail until it writes again. This cannot be undone.
+              </p>
+              <div className="flex flex-wrap gap-1">
+                <button type="submit" className={buttonClass}>
+                  Yes, erase everything of {lead.email}
+                </button>
+                <a href={`/admin/enquiries/${lead.reference}`} className={secondaryButtonClass}>
+                  Keep it
+                </a>
+              </div>
+            </form>
+          ) : (
+            <>
+              <p className="mb-1 text-sm text-muted">
+                When the person asks by e-mail or phone (a request through the website is done
+                automatically).
+              </p>
+              <a
+                href={`/admin/enquiries/${lead.reference}?erase=confirm`}
+                className={secondaryButtonClass}
+              >
+                Erase this person&apos;s data…
+              </a>
+            </>
+          )}
+        </section>
+      )}
     </div>
   );
 }
