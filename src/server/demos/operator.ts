@@ -10,7 +10,7 @@ import type { BookingSettings, OperatorCancel, UpcomingDemo } from './types';
 
 /**
  * The operator's demo operations, for the `leads` CLI (`leads demos`, `leads cancel`, and the
- * cancellation that comes before `leads delete` erases an enquiry).
+ * cancellation that comes before an erasure, src/server/privacy/erase.ts).
  */
 
 /** Live demos that have not started at `now` (ms), soonest first, for `leads demos`. */
