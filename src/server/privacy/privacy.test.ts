@@ -233,6 +233,42 @@ for (const backend of backends) {
         expect(rows[0]!.dueAt.getTime() - rows[0]!.verifiedAt.getTime()).toBe(90 * 24 * hour);
       });
 
+      it('sends a grievance link to any address; confirmed, it is acknowledged and stays open for the console', async () => {
+        const stranger = 'complainant@elsewhere.example';
+        expect(await ask(stranger, 'grievance')).toMatchObject({
+          status: 'invalid',
+          errors: { details: expect.any(String) },
+          values: { email: stranger, kind: 'grievance', details: '' },
+        });
+        const before = mailsTo(stranger).length;
+        expect((await ask(stranger, 'grievance', 'You e-mailed me twice.')).status).toBe('sent');
+        await worker().drain();
+        const token = tokenOf(mailsTo(stranger)[before]!);
+        const confirmed = await confirmPrivacyRequest(database.db, token, TEST_SECRET);
+        expect(confirmed.outcome).toBe('confirmed');
+        await worker().drain();
+        const ack = mailsTo(stranger).at(-1)!;
+        const { reference: pr } = confirmed as { reference: string };
+        expect(ack.parsed.subject).toBe(`We have your request (${pr})`);
+        expect(ack.parsed.text).toMatch(/answers it by \d{1,2} \w+ \d{4}/);
+        const [row] = await database.db
+          .select()
+          .from(privacyRequests)
+          .where(eq(privacyRequests.reference, pr));
+        expect(row).toMatchObject({
+          kind: 'grievance',
+          status: 'open',
+          email: stranger,
+          details: 'You e-mailed me twice.',
+        });
+        // The console answers it (the other engineer's page); here it is closed so the erasure
+        // test below can require every request of the address to be closed.
+        await database.db
+          .update(privacyRequests)
+          .set({ status: 'closed', email: null, details: null, outcome: 'answered' })
+          .where(eq(privacyRequests.id, row!.id));
+      });
+
       it('changes nothing for an unconfirmed request, nor for a link past 24 hours or altered', async () => {
         const token = await linkFor(email, 'erase');
         const later = new Date(Date.now() + 24 * hour + 60_000);
@@ -244,7 +280,7 @@ for (const backend of backends) {
         });
         await worker().drain();
         expect(await database.db.select().from(leads).where(eq(leads.id, leadId))).toHaveLength(1);
-        expect(await database.db.select().from(privacyRequests)).toHaveLength(1);
+        expect(await database.db.select().from(privacyRequests)).toHaveLength(2);
         expect(await database.db.select().from(suppressions)).toEqual([]);
       });
 
