@@ -114,22 +114,17 @@ export function PrivacyRequestForm() {
         {errorText('email')}
       </div>
 
-      <fieldset
-        id="privacy-kind"
-        aria-describedby={describedBy('kind')}
-        aria-invalid={errors.kind ? true : undefined}
-        className="grid gap-1"
-      >
+      <fieldset id="privacy-kind" aria-describedby={describedBy('kind')} className="grid gap-1">
         <legend className="mb-0.5 text-sm font-semibold text-ink">
           {fieldLabels.kind}
           <span aria-hidden="true" className="ml-0.5 text-red-700">
             *
           </span>
         </legend>
-        {privacyKinds.map((kind, index) => (
+        {privacyKinds.map((kind) => (
           <div key={kind} className="flex items-start gap-1">
             <input
-              id={index === 0 ? 'privacy-kind-first' : `privacy-kind-${kind}`}
+              id={`privacy-kind-${kind}`}
               type="radio"
               name="kind"
               value={kind}
@@ -138,15 +133,14 @@ export function PrivacyRequestForm() {
               aria-describedby={`privacy-kind-${kind}-hint`}
               className="mt-0.5 size-2 accent-brand-700"
             />
-            <label
-              htmlFor={index === 0 ? 'privacy-kind-first' : `privacy-kind-${kind}`}
-              className="text-base text-ink"
-            >
-              {privacyRequestKinds[kind].label}
-              <span id={`privacy-kind-${kind}-hint`} className="block text-sm text-muted">
+            <div>
+              <label htmlFor={`privacy-kind-${kind}`} className="text-base text-ink">
+                {privacyRequestKinds[kind].label}
+              </label>
+              <p id={`privacy-kind-${kind}-hint`} className="text-sm text-muted">
                 {privacyRequestKinds[kind].hint}
-              </span>
-            </label>
+              </p>
+            </div>
           </div>
         ))}
         {errorText('kind')}

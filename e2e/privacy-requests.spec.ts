@@ -1,0 +1,74 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from './fixtures';
+
+/**
+ * The privacy-request form in a real browser, JavaScript on and off, at 375 and 1280 px (both
+ * projects): a server error keeps what was typed, shows the error summary and passes axe (WCAG
+ * 2.2 AA); a valid request gets the one answer, whatever the address. Each test posts from its
+ * own client address (X-Forwarded-For, honoured with TRUST_PROXY=1), so the rate limit never
+ * couples tests.
+ */
+
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+test.beforeEach(async ({ context }, testInfo) => {
+  const n = (testInfo.workerIndex * 1000 + Date.now()) % 16_000_000;
+  await context.setExtraHTTPHeaders({
+    'X-Forwarded-For': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+  });
+});
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
+  return violations.flatMap(({ id, help, nodes }) =>
+    nodes.map((node) => `${id}: ${help} — ${node.target.join(' ')}`),
+  );
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled, reducedMotion: 'reduce' });
+
+    test('a correction without details is refused with the summary, what was typed kept', async ({
+      page,
+    }) => {
+      await page.goto('/privacy-requests');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your data and your rights');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByLabel('Email').fill('asha.rao@hospital.example');
+      await page.getByRole('radio', { name: /^Correct my data/ }).check();
+      await page.getByRole('button', { name: 'Send me the link' }).click();
+      const summary = page.getByRole('main').getByRole('alert');
+      await expect(summary).toContainText('Please correct the fields marked below');
+      await expect(summary.getByRole('link', { name: /^Details:/ })).toBeVisible();
+      await expect(page.getByLabel('Email')).toHaveValue('asha.rao@hospital.example');
+      await expect(page.getByRole('radio', { name: /^Correct my data/ })).toBeChecked();
+      await expect(page.getByRole('textbox', { name: /^Details/ })).toHaveAttribute(
+        'aria-invalid',
+        'true',
+      );
+      expect(await axeViolations(page)).toEqual([]);
+    });
+
+    test('any address gets the same answer', async ({ page }) => {
+      await page.goto('/privacy-requests');
+      await page.getByLabel('Email').fill('nobody@elsewhere.example');
+      await page.getByRole('radio', { name: /^A copy of my data/ }).check();
+      await page.getByRole('button', { name: 'Send me the link' }).click();
+      await expect(
+        page.getByRole('main').getByRole('status').filter({ hasText: 'If we hold data' }),
+      ).toBeVisible();
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  });
+}
+
+test('the confirmation page shows a button and changes nothing on opening; a bad link says so', async ({
+  page,
+}) => {
+  await page.goto('/privacy-requests/confirm?token=p1.copy.x.y.z.1.sig');
+  await expect(page.getByRole('button', { name: 'Confirm my request' })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  await page.getByRole('button', { name: 'Confirm my request' }).click();
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('This link is not valid');
+});
