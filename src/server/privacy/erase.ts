@@ -91,16 +91,6 @@ export async function eraseAddress(
     within: async (tx, erasing) => {
       const ids = erasing.map((lead) => lead.id);
       const demos = await demosOf(tx, ids);
-      for (const lead of erasing)
-        await enqueueLeadErased(
-          tx,
-          lead.reference,
-          deps.webhookUrls,
-          subject.request?.id ?? emailHash,
-          now,
-        );
-      await suppress(tx, emailHash, subject.kind, now);
-      await scrubAudit(tx, subject.email);
       const request =
         subject.request ??
         (await openRequest(tx, {
@@ -114,6 +104,10 @@ export async function eraseAddress(
           reference,
         }));
       if (!request) throw new Error('The privacy request could not be recorded.');
+      for (const lead of erasing)
+        await enqueueLeadErased(tx, lead.reference, deps.webhookUrls, request.id, now);
+      await suppress(tx, emailHash, subject.kind, now);
+      await scrubAudit(tx, subject.email);
       if (!subject.request)
         await appendAudit(tx, subject.actor, 'privacy-request', request.reference, subject.kind);
       const outcome = `erased ${counted(erasing.length, 'enquiry', 'enquiries')}, ${counted(demos, 'demo')}`;
