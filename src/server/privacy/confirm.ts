@@ -7,7 +7,7 @@ import { addressHash } from './address-hash';
 import { honourJob } from './honour-job';
 import { linkOwner } from './link-job';
 import { verifyPrivacyLink } from './link-token';
-import { openRequest } from './requests';
+import { openRequest } from './records';
 
 /** What confirming a link did. */
 export type ConfirmResult =

@@ -9,7 +9,7 @@ import type { BookingSettings } from '../demos/types';
 import { deleteLeadsByEmail, leadsFrom } from '../leads/operations';
 import { newReference } from '../contact/reference';
 import { addressHash } from './address-hash';
-import { closeRequest, counted, openRequest, type PrivacyRequest } from './requests';
+import { closeRequest, counted, openRequest, type PrivacyRequest } from './records';
 import { suppress } from './suppression';
 import { enqueueLeadErased } from './webhook';
 

@@ -14,7 +14,7 @@ import {
   buildErasedMail,
   type PrivacyMailFrom,
 } from './mails';
-import { closeRequest, counted, findRequest } from './requests';
+import { closeRequest, counted, findRequest } from './records';
 
 /** What honouring requests needs: the erasure's settings, the destinations, the sender. */
 export type HonourDeps = Omit<ErasureDeps, 'secret'> & {
