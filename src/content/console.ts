@@ -5,6 +5,7 @@ export const consoleNav = [
   { href: '/admin', label: 'Inbox', adminOnly: false },
   { href: '/admin/spam', label: 'Spam', adminOnly: false },
   { href: '/admin/demos', label: 'Demos', adminOnly: false },
+  { href: '/admin/privacy', label: 'Privacy requests', adminOnly: true },
   { href: '/admin/operators', label: 'Operators', adminOnly: true },
   { href: '/admin/audit', label: 'Audit log', adminOnly: true },
 ] as const satisfies readonly { href: string; label: string; adminOnly: boolean }[];
@@ -81,6 +82,9 @@ export const auditActionLabels: Record<string, string> = {
   'operator-add': 'Added operator',
   'operator-role': 'Changed role',
   'operator-remove': 'Removed operator',
+  'privacy-view': 'Viewed privacy request',
+  'privacy-assign': 'Assigned privacy request',
+  'privacy-reply': 'Answered privacy request',
 };
 
 /** Notices shown after an action (`?notice=` on the page it returns to). */
@@ -100,4 +104,47 @@ export const consoleNotices: Record<string, string> = {
   'last-admin': 'The last admin cannot be removed or lowered to sales.',
   invalid: 'That did not look right; nothing changed.',
   'not-found': 'Not found; nothing changed.',
+  assigned: 'Request assigned.',
+  replied: 'Reply queued for e-mail; the request is closed and its address and details erased.',
+  'already-closed': 'That request is already closed; nothing changed.',
+  'reply-invalid':
+    'Write a reply of at most 10,000 characters, without control characters; nothing was sent.',
 };
+
+/** Texts of the console's privacy-request pages and of the reply e-mail. */
+export const privacyConsoleText = {
+  title: 'Privacy requests',
+  intro: (open: number) =>
+    `${open} open request${open === 1 ? '' : 's'}, the earliest due first. Each must be answered within 90 days of its verification (DPDP Rules 2025).`,
+  closedIntro: 'Closed requests: only the kind, the dates and the outcome are kept.',
+  filters: { open: 'Open', closed: 'Closed' },
+  kinds: {
+    copy: 'Copy of data',
+    correct: 'Correction',
+    erase: 'Erasure',
+    withdraw: 'Withdrawal of consent',
+    nominate: 'Nominee',
+    grievance: 'Grievance',
+  },
+  due: {
+    overdue: 'Overdue',
+    'due-soon': 'Due within',
+    later: '',
+  },
+  unassigned: 'Nobody',
+  assign: {
+    label: 'Assign to',
+    submit: 'Assign',
+  },
+  reply: {
+    heading: 'Answer and close',
+    label: 'Reply to the person',
+    hint: 'Plain text, e-mailed from the site’s address with replies going to the grievance officer. Sending it closes the request and erases its address and details.',
+    submit: 'Send the reply and close the request',
+  },
+  mail: {
+    subject: (reference: string) => `Your privacy request ${reference}`,
+    text: (reference: string, reply: string) =>
+      `${reply}\n\n--\nThis answers your privacy request ${reference} made on the Nirmaya Health website. If you are not satisfied with this answer, reply to this e-mail to reach our Grievance Officer, or complain to the Data Protection Board of India.\n`,
+  },
+} as const;

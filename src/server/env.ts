@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { DEFAULT_PRIVACY_DUE_ALERT_DAYS } from '@/lib/privacy-alarm';
 import {
   BOOKING_SITE_URL_MESSAGE,
   demoEnvSchema,
@@ -69,6 +70,11 @@ const envSchema = z
     DELIVERY_ALERT_MINUTES: positiveNumber(15),
     /** How often the delivery monitor checks the job queue (s). */
     DELIVERY_CHECK_SECONDS: positiveNumber(30),
+    /**
+     * Days before its due date an open privacy request rings the alarm (`/api/health` degraded,
+     * `privacy.due_soon` logged); fractions allowed.
+     */
+    PRIVACY_DUE_ALERT_DAYS: positiveNumber(DEFAULT_PRIVACY_DUE_ALERT_DAYS),
     /**
      * How long a worker's claim on a job lasts unless renewed (s); it is renewed every third of it
      * while the job runs, so a job claimed by an instance that died (SIGKILL, power loss) is taken

@@ -1,4 +1,5 @@
 import 'server-only';
+import { site } from '@/content/site';
 import { siteUrl } from '@/lib/seo/site-url';
 import { getSiteSecret } from './security/site-secret';
 import {
@@ -16,13 +17,15 @@ import type { Env } from './env';
 import { log } from './log';
 import { handle, type Registration } from './queue/job';
 import { sendSpamDigest, spamDigestJob } from './console/spam-digest';
+import { privacyReplyJob, sendPrivacyReply } from './privacy/reply';
 import { createWebhookPoster } from './webhooks/sender';
 
 /**
  * Which job kinds this process runs, and with which handler: the one place where features meet
  * the queue. From the configuration:
  * - `SMTP_URL` and `LEADS_TO`: the provider's e-mail of each enquiry (`enquiry.email`), the daily
- *   spam digest to the console's admins (`console.spam-digest`) and, with
+ *   spam digest to the console's admins (`console.spam-digest`), an admin's answer to a privacy
+ *   request (`privacy.reply`, Reply-To the grievance officer's address of the privacy notice) and, with
  *   `DEMO_HOSTS`, the demo invitations, reminders and cancellations (`demo.mail`; the visitor's
  *   carry the manage link on `SITE_URL`);
  * - `WEBHOOK_URLS` and `WEBHOOK_SECRET`: the `enquiry.created` and `demo.*` events
@@ -49,6 +52,9 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
           spamPageUrl: new URL('admin/spam', siteUrl(env.SITE_URL)).href,
         }),
       ),
+    );
+    registrations.push(
+      handle(privacyReplyJob, sendPrivacyReply(send, { from: env.LEADS_FROM, replyTo: site.email })),
     );
     if (env.DEMO_HOSTS.length > 0) {
       const manageUrl = async (bookingId: string) =>

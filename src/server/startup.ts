@@ -89,6 +89,7 @@ function startDatabaseWork(
   const monitor = startDeliveryMonitor(database.db, {
     intervalMs: env.DELIVERY_CHECK_SECONDS * 1_000,
     alertSeconds: env.DELIVERY_ALERT_MINUTES * 60,
+    privacyAlertDays: env.PRIVACY_DUE_ALERT_DAYS,
   });
   const purge = () =>
     purgeExpired(database.db, env.LEADS_RETENTION_DAYS)
