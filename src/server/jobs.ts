@@ -54,7 +54,10 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
       ),
     );
     registrations.push(
-      handle(privacyReplyJob, sendPrivacyReply(send, { from: env.LEADS_FROM, replyTo: site.email })),
+      handle(
+        privacyReplyJob,
+        sendPrivacyReply(send, { from: env.LEADS_FROM, replyTo: site.email }),
+      ),
     );
     if (env.DEMO_HOSTS.length > 0) {
       const manageUrl = async (bookingId: string) =>

@@ -92,8 +92,14 @@ export async function renderMetrics(
   summary: DeliverySummary | undefined,
   privacy?: PrivacySummary,
 ): Promise<{ body: string; contentType: string }> {
-  const { registry, delivery, oldestPending, channelJobs, channelOldest, privacy: requests } =
-    metrics();
+  const {
+    registry,
+    delivery,
+    oldestPending,
+    channelJobs,
+    channelOldest,
+    privacy: requests,
+  } = metrics();
   if (privacy) {
     requests.set({ state: 'open' }, privacy.open);
     requests.set({ state: 'due_soon' }, privacy.dueSoon);

@@ -44,7 +44,6 @@ const replySchema = z
   .trim()
   .min(1)
   .max(PRIVACY_REPLY_MAX)
-  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
   .refine((text) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text));
 
 /** Whether `actor` may see and answer privacy requests: admins only. */
@@ -119,7 +118,8 @@ export async function viewPrivacyRequest(
 }
 
 /** What assigning or answering a request did. */
-export type PrivacyChange = 'assigned' | 'unchanged' | 'replied' | 'not-found' | 'closed' | 'invalid';
+export type PrivacyChange =
+  'assigned' | 'unchanged' | 'replied' | 'not-found' | 'closed' | 'invalid';
 
 /** `not-found` or `closed` for a request that could not be changed as open. */
 async function whyNotOpen(tx: Db, reference: string): Promise<'not-found' | 'closed'> {
