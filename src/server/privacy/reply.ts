@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { privacyConsoleText } from '@/content/console';
 import { domainOf } from '../email/message';
 import type { SendMail } from '../email/transport';
+import type { Db } from '../db';
 import { defineJob, type JobHandler } from '../queue/job';
+import { dropSentJobs } from '../queue/operations';
 
 /**
  * The answer an admin wrote to a privacy request, e-mailed to the person. The request is closed
@@ -21,6 +23,15 @@ export const privacyReplyJob = defineJob(
 
 /** The payload of a `privacy.reply` job. */
 export type PrivacyReply = z.infer<typeof privacyReplyJob.payload>;
+
+/**
+ * Deletes the `privacy.reply` jobs already sent: their payload holds the person's address and the
+ * reply, which the closed request (the tombstone) no longer keeps. Run by the daily purge.
+ * @returns how many were deleted.
+ */
+export function forgetSentReplies(db: Db): Promise<number> {
+  return dropSentJobs(db, privacyReplyJob.name);
+}
 
 /**
  * The handler of `privacy.reply`: sends the reply as plain text from `from` (LEADS_FROM) to the

@@ -16,7 +16,7 @@ import { assessReadiness } from '../health';
 import { log } from '../log';
 import { handle } from '../queue/job';
 import { createWorker } from '../queue/worker';
-import { privacyReplyJob, sendPrivacyReply } from './reply';
+import { forgetSentReplies, privacyReplyJob, sendPrivacyReply } from './reply';
 import {
   assignPrivacyRequest,
   listPrivacyRequests,
@@ -227,6 +227,9 @@ for (const backend of backends) {
         expect(mail.parsed.text).toContain('PR-REPLY00001');
         expect(mail.parsed.messageId).toBe('<privacy.reply.PR-REPLY00001@nirmaya.example>');
         expect((await db.select().from(jobs))[0]).toMatchObject({ status: 'sent' });
+      // The daily purge forgets the sent reply (its payload held the address and the text).
+      expect(await forgetSentReplies(db)).toBe(1);
+      expect(await db.select().from(jobs)).toEqual([]);
 
         const audit = await listAudit(db, {});
         expect(audit.rows.map((row) => [row.actor, row.action, row.subject, row.detail])).toEqual([

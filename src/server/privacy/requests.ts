@@ -38,7 +38,10 @@ export type PrivacyRequestDetail = PrivacyRequestRow & {
 /** Longest reply an admin may send (characters). */
 export const PRIVACY_REPLY_MAX = 10_000;
 
-/** A reply: trimmed, not empty, at most PRIVACY_REPLY_MAX, no control characters but line breaks and tabs. */
+/**
+ * A reply: trimmed, not empty, at most PRIVACY_REPLY_MAX characters, and no control characters
+ * besides line breaks and tabs.
+ */
 const replySchema = z
   .string()
   .trim()
