@@ -227,9 +227,9 @@ for (const backend of backends) {
         expect(mail.parsed.text).toContain('PR-REPLY00001');
         expect(mail.parsed.messageId).toBe('<privacy.reply.PR-REPLY00001@nirmaya.example>');
         expect((await db.select().from(jobs))[0]).toMatchObject({ status: 'sent' });
-      // The daily purge forgets the sent reply (its payload held the address and the text).
-      expect(await forgetSentReplies(db)).toBe(1);
-      expect(await db.select().from(jobs)).toEqual([]);
+        // The daily purge forgets the sent reply (its payload held the address and the text).
+        expect(await forgetSentReplies(db)).toBe(1);
+        expect(await db.select().from(jobs)).toEqual([]);
 
         const audit = await listAudit(db, {});
         expect(audit.rows.map((row) => [row.actor, row.action, row.subject, row.detail])).toEqual([
