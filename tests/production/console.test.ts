@@ -404,7 +404,7 @@ describe('the sales console in Chromium, production build', () => {
     await page.close();
   });
 
-  it('sales cannot open operators or the audit log (403), nor post an admin action; may export', async () => {
+  it('sales cannot open operators, the audit log or privacy requests (403), nor post an admin action; may export', async () => {
     const page = await admin.newPage();
     await page.goto(`${server.url}/admin/operators`);
     await page.getByLabel('E-mail').fill(SALES);
@@ -552,7 +552,8 @@ describe('the sales console in Chromium, production build', () => {
     await page.waitForURL(/\/admin\/sign-in$/);
     const after = await fetch(`${server.url}/admin`, { headers: { cookie }, redirect: 'manual' });
     expect(after.status).toBe(307);
-    // Without a session, no page or export shows an enquiry or an operator, now that there are some.
+    // Without a session, no page or export shows an enquiry, an operator or a privacy request's
+    // address or words, now that there are some (the redirect's body quotes only the path).
     for (const pathname of [
       '/admin',
       '/admin/export.csv',
@@ -567,7 +568,7 @@ describe('the sales console in Chromium, production build', () => {
       expect(response.headers.get('location'), pathname).toMatch(/\/admin\/sign-in$/);
       const body = await response.text();
       expect(body, pathname).not.toMatch(
-        /hospital\.example|NH-[0-9A-Z]{10}|sam@nirmaya|PR-BROWSER/,
+        /hospital\.example|NH-[0-9A-Z]{10}|sam@nirmaya|in the person/,
       );
     }
     expect(server.output()).not.toContain(ADMIN);
