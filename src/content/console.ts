@@ -25,6 +25,8 @@ export const consoleText = {
   },
   signOut: 'Sign out',
   signedInAs: 'Signed in as',
+  privacyDue: (count: number, days: number) =>
+    `${count} privacy request${count === 1 ? '' : 's'} due within ${days} days or overdue`,
   unreviewedSpam: (count: number) =>
     count === 0 ? 'No spam to review' : `${count} held as spam to review`,
   forbidden: {

@@ -70,7 +70,7 @@ export default async function PrivacyPage({ searchParams }: PrivacyPageProps) {
         <DataTable caption={text.filters.open} head={text.openHead}>
           {rows.map((row) => (
             <tr key={row.reference}>
-              <Cell>{requestLink(row.reference)}</Cell>
+              <Cell className="whitespace-nowrap">{requestLink(row.reference)}</Cell>
               <Cell>{text.kinds[row.kind]}</Cell>
               <Cell className="whitespace-nowrap">
                 <Time at={row.verifiedAt} />
@@ -86,7 +86,7 @@ export default async function PrivacyPage({ searchParams }: PrivacyPageProps) {
         <DataTable caption={text.filters.closed} head={text.closedHead}>
           {rows.map((row) => (
             <tr key={row.reference}>
-              <Cell>{requestLink(row.reference)}</Cell>
+              <Cell className="whitespace-nowrap">{requestLink(row.reference)}</Cell>
               <Cell>{text.kinds[row.kind]}</Cell>
               <Cell className="whitespace-nowrap">
                 <Time at={row.verifiedAt} />
