@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { consoleNav, consoleText } from '@/content/console';
 import { requirePageOperator, consoleAuth } from '@/server/console/session';
 import { unreviewedSpamCount } from '@/server/console/views';
-import { readPrivacySummary } from '@/server/privacy/requests';
+import { mayHandlePrivacy, readPrivacySummary } from '@/server/privacy/requests';
 import { signOutAction } from '../actions';
 import { linkClass, secondaryButtonClass } from '../ui';
 
@@ -19,7 +19,7 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
   const alertDays = env.PRIVACY_DUE_ALERT_DAYS;
   const [spam, privacy] = await Promise.all([
     unreviewedSpamCount(db),
-    operator.role === 'admin' ? readPrivacySummary(db, alertDays) : undefined,
+    mayHandlePrivacy(operator) ? readPrivacySummary(db, alertDays) : undefined,
   ]);
   const privacyDue = privacy ? privacy.dueSoon + privacy.overdue : 0;
   const sections = consoleNav.filter((item) => !item.adminOnly || operator.role === 'admin');
