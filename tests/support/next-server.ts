@@ -107,7 +107,9 @@ async function probe(url: string): Promise<number | undefined> {
     await response.arrayBuffer();
     return response.status;
   })();
-  const limit = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 5_500)));
+  const limit = new Promise<undefined>(
+    (resolve) => (timer = setTimeout(() => resolve(undefined), 5_500)),
+  );
   try {
     return await Promise.race([request.catch(() => undefined), limit]);
   } finally {
