@@ -128,6 +128,11 @@ const envSchema = z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
   })
+  .refine((env) => !env.DATABASE_URL || env.FORM_SECRET, {
+    message:
+      'FORM_SECRET is required when DATABASE_URL is set: a shared database must never hold the key that signs tokens and hashes addresses.',
+    path: ['FORM_SECRET'],
+  })
   .refine((env) => !env.SMTP_URL || env.LEADS_TO, {
     message: 'LEADS_TO is required when SMTP_URL is set.',
     path: ['LEADS_TO'],

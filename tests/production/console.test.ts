@@ -197,14 +197,14 @@ describe('the sales console in Chromium, production build', () => {
     expect(result.accepted).toBe(true);
     const page = await admin.newPage();
     await page.goto(`${server.url}/admin`);
-    await expect(page.getByRole('link', { name: result.reference! }).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByRole('link', { name: result.reference! }).count()).toBe(1);
     await page.getByLabel('Search').fill(email.toUpperCase());
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/q=/);
     expect(await page.locator('tbody tr').count()).toBe(1);
     await page.getByRole('link', { name: result.reference! }).click();
     await page.waitForURL(/\/admin\/enquiries\//);
-    await expect(page.getByText('City General Hospital').count()).resolves.toBeGreaterThan(0);
+    await expect.poll(() => page.getByText('City General Hospital').count()).toBeGreaterThan(0);
     await page.close();
   });
 
@@ -231,10 +231,10 @@ describe('the sales console in Chromium, production build', () => {
     expect(held.accepted).toBe(true);
     const page = await admin.newPage();
     await page.goto(`${server.url}/admin/spam`);
-    await expect(page.getByText('1 held as spam to review').count()).resolves.toBe(1);
-    await expect(page.getByText('filled in the hidden field only bots see').count()).resolves.toBe(
-      1,
-    );
+    await expect.poll(() => page.getByText('1 held as spam to review').count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('filled in the hidden field only bots see').count())
+      .toBe(1);
     await page.getByLabel(`Release ${held.reference}`).check();
     await page.getByRole('button', { name: 'Release the ticked enquiries' }).click();
     await page.waitForURL(/notice=released/);
@@ -254,7 +254,7 @@ describe('the sales console in Chromium, production build', () => {
     expect(mails).toHaveLength(1);
     expect(hooks.delivered().filter((hook) => hook.body.includes(held.reference!))).toHaveLength(1);
     await page.goto(`${server.url}/admin/audit?action=release`);
-    await expect(page.getByRole('cell', { name: held.reference! }).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByRole('cell', { name: held.reference! }).count()).toBe(1);
     await page.close();
   });
 
@@ -276,16 +276,16 @@ describe('the sales console in Chromium, production build', () => {
     }, 30_000);
     await page.getByRole('button', { name: 'Acknowledge failures' }).click();
     await page.waitForURL(/notice=acknowledged/);
-    await expect(page.getByText('failed (acknowledged)').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByText('failed (acknowledged)').count()).toBe(1);
     smtp.refuse(null);
     await page.getByRole('button', { name: 'Retry failed deliveries' }).click();
     await page.waitForURL(/notice=retried/);
     await mailsTo(LEADS_TO, `Website enquiry ${result.reference}`);
     await page.goto(`${server.url}/admin/audit`);
-    await expect(page.getByRole('cell', { name: 'Acknowledged failures' }).count()).resolves.toBe(
-      1,
-    );
-    await expect(page.getByRole('cell', { name: 'Retried deliveries' }).count()).resolves.toBe(1);
+    await expect
+      .poll(() => page.getByRole('cell', { name: 'Acknowledged failures' }).count())
+      .toBe(1);
+    await expect.poll(() => page.getByRole('cell', { name: 'Retried deliveries' }).count()).toBe(1);
     await page.close();
   });
 
@@ -338,7 +338,7 @@ describe('the sales console in Chromium, production build', () => {
       30_000,
     );
     await page.goto(`${server.url}/admin/audit?action=cancel`);
-    await expect(page.getByRole('cell', { name: reference }).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByRole('cell', { name: reference }).count()).toBe(1);
     await page.close();
   });
 
@@ -423,9 +423,9 @@ describe('the sales console in Chromium, production build', () => {
     for (const pathname of ['/admin/operators', '/admin/audit', '/admin/privacy']) {
       const response = await salesPage.goto(server.url + pathname);
       expect(response?.status(), pathname).toBe(403);
-      await expect(salesPage.getByRole('heading', { name: 'Not allowed' }).count()).resolves.toBe(
-        1,
-      );
+      await expect
+        .poll(() => salesPage.getByRole('heading', { name: 'Not allowed' }).count())
+        .toBe(1);
     }
     // The add-operator action posted directly with the sales session: refused, nothing added.
     expect(adminForm.some(([name]) => name.startsWith('$ACTION_REF_'))).toBe(true);
@@ -471,7 +471,7 @@ describe('the sales console in Chromium, production build', () => {
     expect(viaScript.status).toBe(403);
     const list = await admin.newPage();
     await list.goto(`${server.url}/admin/operators`);
-    await expect(list.getByText('intruder@elsewhere.example').count()).resolves.toBe(0);
+    await expect.poll(() => list.getByText('intruder@elsewhere.example').count()).toBe(0);
     await list.close();
 
     // Export as sales: a BOM, the header, the rows, formulas neutralised.
@@ -498,7 +498,7 @@ describe('the sales console in Chromium, production build', () => {
     await page.getByLabel('E-mail').fill('nojs@nirmaya.example');
     await page.getByRole('button', { name: 'Add operator' }).click();
     await page.waitForURL(/notice=added/);
-    await expect(page.getByText('nojs@nirmaya.example').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByText('nojs@nirmaya.example').count()).toBe(1);
     expect(violations).toEqual([]);
     await context.close();
   });
