@@ -25,7 +25,7 @@ import { createWebhookPoster } from './webhooks/sender';
  * the queue. From the configuration:
  * - `SMTP_URL` and `LEADS_TO`: the provider's e-mail of each enquiry (`enquiry.email`), the daily
  *   spam digest to the console's admins (`console.spam-digest`), an admin's answer to a privacy
- *   request (`privacy.reply`, Reply-To the grievance officer's address of the privacy notice) and, with
+ *   request (`privacy.reply`, Reply-To the Grievance Officer of the privacy notice) and, with
  *   `DEMO_HOSTS`, the demo invitations, reminders and cancellations (`demo.mail`; the visitor's
  *   carry the manage link on `SITE_URL`);
  * - `WEBHOOK_URLS` and `WEBHOOK_SECRET`: the `enquiry.created` and `demo.*` events
@@ -56,7 +56,10 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
     registrations.push(
       handle(
         privacyReplyJob,
-        sendPrivacyReply(send, { from: env.LEADS_FROM, replyTo: site.email }),
+        sendPrivacyReply(send, {
+          from: env.LEADS_FROM,
+          replyTo: { name: site.grievanceOfficer.name, address: site.grievanceOfficer.email },
+        }),
       ),
     );
     if (env.DEMO_HOSTS.length > 0) {

@@ -35,14 +35,14 @@ export function forgetSentReplies(db: Db): Promise<number> {
 
 /**
  * The handler of `privacy.reply`: sends the reply as plain text from `from` (LEADS_FROM) to the
- * person, with Reply-To `replyTo` (the grievance officer's address of the privacy notice, so an
- * answer to the reply reaches a person) and a Message-ID derived from the reference (a resend
+ * person, with Reply-To `replyTo` (the Grievance Officer named in the privacy notice, so an answer
+ * to the reply reaches a person) and a Message-ID derived from the reference (a resend
  * after a crash is the same message).
  * @throws JobFailure from `send` (permanent for a 5xx reply, else retried by the queue).
  */
 export function sendPrivacyReply(
   send: SendMail,
-  { from, replyTo }: { from: string; replyTo: string },
+  { from, replyTo }: { from: string; replyTo: { name: string; address: string } },
 ): JobHandler<PrivacyReply> {
   return async ({ payload }) => {
     await send({

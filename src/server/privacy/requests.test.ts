@@ -30,6 +30,7 @@ const admin: Actor = { email: 'boss@nirmaya.example', role: 'admin' };
 const otherAdmin: Actor = { email: 'dpo@nirmaya.example', role: 'admin' };
 const sales: Actor = { email: 'sam@nirmaya.example', role: 'sales' };
 const person = 'asha.rao@hospital.example';
+const officer = site.grievanceOfficer;
 const alarmEnv = { DELIVERY_ALERT_MINUTES: 15, PRIVACY_DUE_ALERT_DAYS: 7 };
 
 /**
@@ -207,7 +208,7 @@ for (const backend of backends) {
               privacyReplyJob,
               sendPrivacyReply(createSmtpSender(smtp.url), {
                 from: LEADS_FROM,
-                replyTo: site.email,
+                replyTo: { name: officer.name, address: officer.email },
               }),
               fastRetry,
             ),
@@ -220,7 +221,7 @@ for (const backend of backends) {
         const mail = smtp.received[0]!;
         expect(mail.envelope.to).toEqual([person]);
         expect(mail.parsed.from?.address).toBe('no-reply@nirmaya.example');
-        expect(mail.parsed.replyTo).toEqual([{ name: '', address: site.email }]);
+        expect(mail.parsed.replyTo).toEqual([{ name: officer.name, address: officer.email }]);
         expect(mail.parsed.subject).toBe('Your privacy request PR-REPLY00001');
         expect(mail.parsed.html).toBeUndefined();
         expect(mail.parsed.text).toContain(answer);
