@@ -5,7 +5,10 @@ import { sameHost } from '../bookings';
 import type { BookedDemo, DemoBooking } from '../types';
 
 /** A booking as the pages show it: its time in `DEMO_TIMEZONE` and its host from `DEMO_HOSTS`. */
-export function bookedDemoOf(booking: DemoBooking, env: Env): BookedDemo {
+export function bookedDemoOf(
+  booking: DemoBooking,
+  env: Pick<Env, 'DEMO_HOSTS' | 'DEMO_TIMEZONE'>,
+): BookedDemo {
   const host = env.DEMO_HOSTS.find((candidate) => sameHost(candidate.email, booking.hostEmail));
   const at = booking.startsAt.getTime();
   return {
