@@ -31,9 +31,9 @@ export const positiveNumber = (fallback: number) =>
 export const flag = () =>
   z.preprocess(
     (value) => (value === '' || value === undefined ? 'false' : value),
-    z.enum(['0', '1', 'true', 'false'], 'must be 1 or 0').transform((value) =>
-      ['1', 'true'].includes(value),
-    ),
+    z
+      .enum(['0', '1', 'true', 'false'], 'must be 1 or 0')
+      .transform((value) => ['1', 'true'].includes(value)),
   );
 
 /** A text, `fallback` when empty or unset, checked by `schema`. */

@@ -9,12 +9,7 @@ import {
 } from './contact/deliveries';
 import type { Database } from './db';
 import { demoMailJob, sendDemoMail } from './demos/mails/mail-jobs';
-import {
-  confirmPageUrl,
-  issueConfirmToken,
-  issueManageToken,
-  managePageUrl,
-} from './demos/tokens';
+import { confirmPageUrl, issueConfirmToken, issueManageToken, managePageUrl } from './demos/tokens';
 import { postDemoEvent, demoWebhookJob } from './demos/webhook-events';
 import { createSmtpSender } from './email/transport';
 import type { Env } from './env';

@@ -280,12 +280,7 @@ export const auditLog = pgTable(
  * correction or erasure (s.12), withdrawal of consent (s.6(4)), a nominee (s.14), a grievance (s.13).
  */
 export type PrivacyRequestKind =
-  | 'copy'
-  | 'correct'
-  | 'erase'
-  | 'withdraw'
-  | 'nominate'
-  | 'grievance';
+  'copy' | 'correct' | 'erase' | 'withdraw' | 'nominate' | 'grievance';
 
 /** A privacy request is `open` until honoured or answered, then `closed` (a tombstone). */
 export type PrivacyRequestStatus = 'open' | 'closed';

@@ -160,10 +160,7 @@ export type CancelledDemo = {
  * to confirm a hold (`confirm`, to the visitor).
  */
 export type DemoMail =
-  | InvitationRecipient
-  | 'reminder'
-  | `${InvitationRecipient}-cancel`
-  | 'confirm';
+  InvitationRecipient | 'reminder' | `${InvitationRecipient}-cancel` | 'confirm';
 
 /** The payload of a `demo.mail` job (validated by its schema in mails/mail-jobs.ts). */
 export type DemoMailPayload = {
@@ -235,13 +232,7 @@ export type ManageView =
  * e-mail address or the client address already has its upcoming demos.
  */
 export type BookOutcome =
-  | 'booked'
-  | 'held'
-  | 'gone'
-  | 'invalid'
-  | 'limited'
-  | 'email-cap'
-  | 'client-cap';
+  'booked' | 'held' | 'gone' | 'invalid' | 'limited' | 'email-cap' | 'client-cap';
 
 /** What a reschedule or cancel post did, for the manage page's notice. */
 export type ManageOutcome = 'rescheduled' | 'cancelled' | 'gone' | 'closed' | 'invalid' | 'limited';

@@ -58,7 +58,7 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
       <h1 className="text-4xl sm:text-5xl">{headingOf(step)}</h1>
       <div className="mt-3 max-w-3xl">
         {step.kind === 'held' && (
-          <div className="rounded border border-amber-700 bg-amber-50 p-2 sm:p-3 text-amber-950">
+          <div className="rounded border border-amber-700 bg-amber-50 p-2 text-amber-950 sm:p-3">
             <MailCheck aria-hidden="true" className="size-4" />
             <p className="mt-1 text-lg" data-testid="held-time">
               <strong>

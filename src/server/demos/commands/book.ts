@@ -51,8 +51,7 @@ export async function bookDemo(
       const attempt = await db.transaction(async (tx) => {
         const cap = await reachedCap(tx, settings.caps, { email: lead.email, clientHash }, now);
         if (cap) return cap;
-        if (!(await hasRoomOnDay(tx, settings.rules, hostEmail, slot.start, now)))
-          return undefined;
+        if (!(await hasRoomOnDay(tx, settings.rules, hostEmail, slot.start, now))) return undefined;
         await releaseLapsedHolds(tx, { hostEmail, start: slot.start, leadId }, now);
         const [inserted] = await tx
           .insert(demoBookings)

@@ -180,10 +180,7 @@ for (const backend of backends) {
           .filter((mail) => mail.envelope.to.includes(address))
           .map((mail) => mail.parsed.subject?.split(':')[0])
           .sort();
-      expect(subjects('visitor1@hospital.example')).toEqual([
-        'Reminder',
-        'Your Nirmaya HIMS demo',
-      ]);
+      expect(subjects('visitor1@hospital.example')).toEqual(['Reminder', 'Your Nirmaya HIMS demo']);
       expect(subjects(meera.email)).toEqual(['Demo NH-TEST00001 with Hospital 1']);
       expect(after.every((mail) => mail.parsed.subject !== request!.parsed.subject)).toBe(true);
 

@@ -95,6 +95,11 @@ async function hasRoomFor(
   if (await reachedCap(tx, settings.caps, visitor, now)) return false;
   const start = held.startsAt.getTime();
   if (!(await hasRoomOnDay(tx, settings.rules, held.hostEmail, start, now, held.id))) return false;
-  await releaseLapsedHolds(tx, { hostEmail: held.hostEmail, start, leadId: held.leadId }, now, held.id);
+  await releaseLapsedHolds(
+    tx,
+    { hostEmail: held.hostEmail, start, leadId: held.leadId },
+    now,
+    held.id,
+  );
   return true;
 }

@@ -38,7 +38,9 @@ export async function confirmDemoHold(_bound: null, formData: FormData): Promise
       path: '/contact-us/demo',
       maxAge: BOOKING_TOKEN_MAX_AGE_MS / 1000,
     });
-    redirect(result.outcome === 'expired' ? '/contact-us/demo?outcome=expired' : '/contact-us/demo');
+    redirect(
+      result.outcome === 'expired' ? '/contact-us/demo?outcome=expired' : '/contact-us/demo',
+    );
   }
   const query = new URLSearchParams({ outcome: result.outcome });
   if (result.outcome !== 'invalid') query.set('token', token);
