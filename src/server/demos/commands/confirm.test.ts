@@ -12,6 +12,7 @@ import {
 } from '@test/databases';
 import { LEADS_FROM, LEADS_TO, TEST_SECRET, fastRetry, until } from '@test/enquiry';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
+import { listDemos } from '../../console/views';
 import type { Database } from '../../db/client';
 import { demoBookings, jobs as jobTable } from '../../db/schema';
 import { createSmtpSender } from '../../email/transport';
@@ -130,6 +131,13 @@ for (const backend of backends) {
         outcome: 'already-booked',
         booking: { id: held.id, status: 'held' },
       });
+      // The console's demos page shows it as held, then, past its time, as expired.
+      const listed = async (at: number) =>
+        (await listDemos(database.db, { when: 'upcoming', now: new Date(at) })).map(
+          (demo) => demo.status,
+        );
+      expect(await listed(now)).toEqual(['held']);
+      expect(await listed(lapsed)).toEqual(['expired']);
       console.log(
         `[${backend.kind}] held until ${held.heldUntil?.toISOString()}: ${offered.length} times offered to others, none on Friday`,
       );

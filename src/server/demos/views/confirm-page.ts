@@ -2,7 +2,6 @@ import 'server-only';
 import { formatTime } from '@/lib/demo/display';
 import type { Db } from '../../db';
 import { getDatabase } from '../../db';
-import type { Env } from '../../env';
 import { getEnv } from '../../env';
 import { getSiteSecret } from '../../security/site-secret';
 import { findBooking } from '../bookings';
@@ -10,7 +9,7 @@ import { isHeldAt } from '../holds';
 import { isBookingOn } from '../rules';
 import { verifyConfirmToken } from '../tokens';
 import type { ConfirmView } from '../types';
-import { bookedDemoOf } from './booked-demo';
+import { bookedDemoOf, type DemoDisplayEnv } from './booked-demo';
 
 /**
  * The confirmation page's data (/contact-us/demo/confirm): the held booking a confirm link names.
@@ -26,7 +25,7 @@ import { bookedDemoOf } from './booked-demo';
  */
 export async function confirmViewOf(
   db: Db,
-  env: Pick<Env, 'DEMO_HOSTS' | 'DEMO_TIMEZONE'>,
+  env: DemoDisplayEnv,
   bookingId: string,
   now: number,
 ): Promise<ConfirmView> {
