@@ -71,9 +71,12 @@ describe('confirming a held demo from the e-mailed link (DEMO_CONFIRM_EMAIL=1), 
 
   /**
    * Requests a demo as `email` and books the first offered time without JavaScript; checks that the
-   * booking page says the time is held; returns the start and the confirm link of the e-mail.
+   * booking page says the time is held; returns the start, the booking page's cookie
+   * (`name=value`) and the confirm link of the e-mail.
    */
-  async function holdAndReadLink(email: string): Promise<{ start: string; link: string }> {
+  async function holdAndReadLink(
+    email: string,
+  ): Promise<{ start: string; cookie: string; link: string }> {
     const page = `${server.url}/contact-us?subject=demo`;
     const hidden = hiddenInputs(await (await fetch(page)).text());
     await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
@@ -114,13 +117,13 @@ describe('confirming a held demo from the e-mailed link (DEMO_CONFIRM_EMAIL=1), 
     const link = /(http:\/\/\S+\/contact-us\/demo\/confirm\?token=c1\.\S+)/.exec(
       request!.parsed.text ?? '',
     )![1]!;
-    return { start, link };
+    return { start, cookie, link };
   }
 
   for (const javaScript of [false, true]) {
     it(`JavaScript ${javaScript ? 'on' : 'off'}: opening the link changes nothing; "Confirm my demo" books it and the invitations follow`, async () => {
       const email = `confirm-${javaScript ? 'js' : 'nojs'}@hospital.example`;
-      const { start, link } = await holdAndReadLink(email);
+      const { start, cookie, link } = await holdAndReadLink(email);
 
       // A mail scanner opens the link, twice: a page with a button, and nothing else happens.
       for (let visit = 0; visit < 2; visit++) {
@@ -138,6 +141,28 @@ describe('confirming a held demo from the e-mailed link (DEMO_CONFIRM_EMAIL=1), 
         viewport: { width: 375, height: 800 },
       });
       const page = await context.newPage();
+      const axe = javaScript ? axeViolations : axeViolationsWithoutScripts;
+      const shot = async (name: string) => {
+        if (process.env.SCREENSHOT_DIR)
+          await page.screenshot({
+            path: path.join(
+              process.env.SCREENSHOT_DIR,
+              `${name}-${javaScript ? 'js' : 'nojs'}.png`,
+            ),
+            fullPage: true,
+          });
+      };
+      // The booking page, as the visitor who held the time sees it.
+      const [name, value] = cookie.split('=') as [string, string];
+      await context.addCookies([{ name, value, url: `${server.url}/contact-us/demo` }]);
+      await page.goto(`${server.url}/contact-us/demo`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+        'Confirm your demo by e-mail',
+      );
+      expect(await page.getByTestId('held-time').textContent()).toContain(`${istTime(start)} IST`);
+      expect(await axe(page, 'held page')).toEqual([]);
+      await shot('demo-held');
+
       expect((await page.goto(link))!.status()).toBe(200);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Confirm your demo');
       expect(await page.getByTestId('confirm-time').textContent()).toContain(
@@ -146,14 +171,15 @@ describe('confirming a held demo from the e-mailed link (DEMO_CONFIRM_EMAIL=1), 
       expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain(
         'noindex',
       );
-      const axe = javaScript ? axeViolations : axeViolationsWithoutScripts;
       expect(await axe(page, 'confirm page')).toEqual([]);
+      await shot('demo-confirm');
 
       await page.getByRole('button', { name: 'Confirm my demo' }).click();
       await page.waitForURL(`${server.url}/contact-us/demo`, { timeout: 30_000 });
       await expect
         .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 })
         .toBe('Your demo is booked');
+      await shot('demo-confirmed');
       await until(
         async () =>
           mailsTo(email, 'Your Nirmaya HIMS demo').length > 0 && hostInvitations(email).length > 0,
