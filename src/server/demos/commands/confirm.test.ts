@@ -26,6 +26,7 @@ import { confirmViewOf } from '../views/confirm-page';
 import { freeSlots } from '../views/slots';
 import { bookDemo } from './book';
 import { confirmHold } from './confirm';
+import { rescheduleDemo } from './reschedule';
 
 /**
  * E-mail confirmation of bookings (`DEMO_CONFIRM_EMAIL`): one host giving one demo a day, so a
@@ -282,6 +283,23 @@ for (const backend of backends) {
         .from(demoBookings)
         .where(and(eq(demoBookings.leadId, lead), eq(demoBookings.status, 'booked')));
       expect(live).toHaveLength(1);
+    });
+
+    it("a demo moves to a lapsed hold's time (the hold released first)", async () => {
+      const holder = await addDemoLead(database.db, 1);
+      const held = bookingOf(await bookDemo(database.db, settings, holder, friday10, now));
+      const mover = await addDemoLead(database.db, 2);
+      const saturday = friday10 + 24 * 60 * minute;
+      const booked = bookingOf(
+        await bookDemo(database.db, { ...settings, confirmEmail: false }, mover, saturday, now),
+      );
+      expect((await rescheduleDemo(database.db, settings, booked.id, friday10, now)).outcome).toBe(
+        'slot-gone',
+      );
+      expect(
+        await rescheduleDemo(database.db, settings, booked.id, friday10, lapsed),
+      ).toMatchObject({ outcome: 'rescheduled', booking: { startsAt: new Date(friday10) } });
+      expect((await statusOf(held.id)).status).toBe('expired');
     });
 
     it('without DEMO_CONFIRM_EMAIL books at once, as before', async () => {
