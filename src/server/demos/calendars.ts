@@ -13,8 +13,8 @@ import type { BookingSettings } from './types';
 const day = 24 * 60 * 60_000;
 
 /**
- * Each host's calendar for computeSlots at `now` (ms): live bookings and unlapsed holds from a day before now to the
- * end of the booking window, and busy times from `settings.feeds` (the union of the host's feeds;
+ * Each host's calendar for computeSlots at `now` (ms): live bookings and unlapsed holds from a day
+ * before now to the end of the booking window, and busy times from `settings.feeds` (the union of the host's feeds;
  * unknown, so the host offers nothing, while one of them has no copy younger than
  * `DEMO_FEED_MAX_AGE_HOURS`: feeds.ts); a host without feeds is busy only with its bookings.
  */

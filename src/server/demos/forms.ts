@@ -20,9 +20,9 @@ import { openManageLink } from './views/manage-page';
 
 /**
  * What the visitor's forms post, as the route actions call it: the booking form's "book this
- * time", the confirmation page's "confirm my demo" and the manage page's reschedule and cancel. Each post counts against the client's booking
- * limit, checks the signed token, runs the command, logs what changed and wakes the queue worker
- * so the e-mails leave at once.
+ * time", the confirmation page's "confirm my demo" and the manage page's reschedule and cancel.
+ * Each post counts against the client's booking limit, checks the signed token, runs the command,
+ * logs what changed and wakes the queue worker so the e-mails leave at once.
  */
 
 /**

@@ -32,8 +32,8 @@ function upcoming(now: number, where: SQL) {
 }
 
 /**
- * The upcoming (after `now`, ms) live demos and unlapsed holds of the enquiries of the e-mail address `email`
- * (compared without case), earliest first.
+ * The upcoming (after `now`, ms) live demos and unlapsed holds of the enquiries of the e-mail
+ * address `email` (compared without case), earliest first.
  */
 export async function upcomingOfEmail(db: Db, email: string, now: number): Promise<DemoBooking[]> {
   const rows = await db

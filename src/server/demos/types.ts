@@ -79,9 +79,10 @@ export type BookingCaps = { perClient: number; perEmail: number };
 
 /**
  * What a booking request did: `booked` (now, or `already-booked` earlier: one live demo or hold
- * per enquiry), `held` (with `DEMO_CONFIRM_EMAIL`: kept for the visitor to confirm), `slot-gone` with the times free now, `capped` (the e-mail address already has its
- * upcoming demos, the earliest given, or the client address has), or `refused` (no such enquiry,
- * or a quarantined one).
+ * per enquiry), `held` (with `DEMO_CONFIRM_EMAIL`: kept for the visitor to confirm), `slot-gone`
+ * with the times free now, `capped` (the e-mail address already has its upcoming demos, the
+ * earliest given, or the client address has), or `refused` (no such enquiry, or a quarantined
+ * one).
  */
 export type BookingResult =
   | { outcome: 'booked' | 'held' | 'already-booked'; booking: DemoBooking }

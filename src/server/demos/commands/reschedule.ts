@@ -18,10 +18,10 @@ import { announceChange } from './announce';
  * host's cancellation when the host changed, a fresh reminder and the `demo.rescheduled` event, in
  * one transaction per host tried. The partial unique index of live demos per host and start
  * refuses a time another booking took meanwhile (on any instance; a lapsed hold there is released
- * first, holds.ts), and a host whose day already has
- * `maxPerDay` other demos, counted under that day's lock (limits.ts), is passed over: that host is
- * skipped, and when none is left the result is `slot-gone` with fresh times, the booking unchanged. A concurrent
- * change of the same booking makes this one update nothing (`slot-gone`).
+ * first, holds.ts), and a host whose day already has `maxPerDay` other demos, counted under that
+ * day's lock (limits.ts), is passed over: that host is skipped, and when none is left the result
+ * is `slot-gone` with fresh times, the booking unchanged. A concurrent change of the same booking
+ * makes this one update nothing (`slot-gone`).
  * @throws on database errors other than that refusal (nothing is then changed).
  */
 export async function rescheduleDemo(
