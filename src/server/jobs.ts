@@ -10,7 +10,7 @@ import {
 } from './contact/deliveries';
 import type { Database } from './db';
 import { demoMailJob, sendDemoMail } from './demos/mails/mail-jobs';
-import { issueManageToken, managePageUrl } from './demos/tokens';
+import { confirmPageUrl, issueConfirmToken, issueManageToken, managePageUrl } from './demos/tokens';
 import { postDemoEvent, demoWebhookJob } from './demos/webhook-events';
 import { createSmtpSender } from './email/transport';
 import type { Env } from './env';
@@ -27,7 +27,8 @@ import { createWebhookPoster } from './webhooks/sender';
  *   spam digest to the console's admins (`console.spam-digest`), an admin's answer to a privacy
  *   request (`privacy.reply`, Reply-To the Grievance Officer of the privacy notice) and, with
  *   `DEMO_HOSTS`, the demo invitations, reminders and cancellations (`demo.mail`; the visitor's
- *   carry the manage link on `SITE_URL`);
+ *   carry the manage link on `SITE_URL`) and, with `DEMO_CONFIRM_EMAIL`, the requests to confirm
+ *   a held booking (its confirm link, also on `SITE_URL`);
  * - `WEBHOOK_URLS` and `WEBHOOK_SECRET`: the `enquiry.created` and `demo.*` events
  *   (`enquiry.webhook`, `demo.webhook`).
  * Jobs of an unconfigured kind wait as pending until it is configured and the site restarted;
@@ -63,11 +64,16 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
       ),
     );
     if (env.DEMO_HOSTS.length > 0) {
-      const manageUrl = async (bookingId: string) =>
-        managePageUrl(
-          siteUrl(env.SITE_URL),
-          issueManageToken(bookingId, await getSiteSecret(db, env.FORM_SECRET)),
-        );
+      const secret = () => getSiteSecret(db, env.FORM_SECRET);
+      const links = {
+        manage: async (bookingId: string) =>
+          managePageUrl(siteUrl(env.SITE_URL), issueManageToken(bookingId, await secret())),
+        confirm: async (booking: { id: string; createdAt: Date }) =>
+          confirmPageUrl(
+            siteUrl(env.SITE_URL),
+            issueConfirmToken(booking.id, await secret(), booking.createdAt.getTime()),
+          ),
+      };
       registrations.push(
         handle(
           demoMailJob,
@@ -76,7 +82,7 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
             send,
             { from: env.LEADS_FROM, copyTo: env.LEADS_TO, timeZone: env.DEMO_TIMEZONE },
             env.DEMO_HOSTS,
-            manageUrl,
+            links,
           ),
         ),
       );

@@ -10,13 +10,14 @@ import { readBytesWithin } from './read-body';
 
 /**
  * Pages whose forms post server actions: the contact form (and its booking step), the booking page
- * (fresh times after "slot gone") and the manage page (reschedule, cancel; docs/demo-booking.md),
- * and every page of the operator console (see isActionPath).
+ * (fresh times after "slot gone"), the manage page (reschedule, cancel; docs/demo-booking.md), the
+ * confirmation page of a held booking, and every page of the operator console (see isActionPath).
  */
 const ACTION_PATHS: ReadonlySet<string> = new Set([
   '/contact-us',
   '/contact-us/demo',
   '/contact-us/demo/manage',
+  '/contact-us/demo/confirm',
 ]);
 
 /** The operator console's pages, each of which may post its actions. */
