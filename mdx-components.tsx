@@ -28,9 +28,16 @@ function MdxLink({ href = '', className, children, ...props }: React.ComponentPr
   );
 }
 
-/** The provider's e-mail address (from `src/content/site.ts`) as a `mailto:` link. */
-export function EmailLink() {
-  return <MdxLink href={emailHref}>{site.email}</MdxLink>;
+/**
+ * An e-mail address as a `mailto:` link: `address`, or by default the provider's (from
+ * `src/content/site.ts`).
+ */
+export function EmailLink({ address }: { address?: string }) {
+  return address ? (
+    <MdxLink href={`mailto:${address}`}>{address}</MdxLink>
+  ) : (
+    <MdxLink href={emailHref}>{site.email}</MdxLink>
+  );
 }
 
 /** The provider's postal address (from `src/content/site.ts`), set off from the text. */

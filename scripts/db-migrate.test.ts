@@ -56,8 +56,12 @@ describe('npm run db:migrate', { timeout: 120_000 }, () => {
       cleanups.push(() => query(postgresUrl!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       const url = new URL(postgresUrl!);
       url.pathname = `/${name}`;
-      await Promise.all([0, 1].map(() => migrate({ DATABASE_URL: url.toString() })));
-      await migrate({ DATABASE_URL: url.toString() });
+      const env = {
+        DATABASE_URL: url.toString(),
+        FORM_SECRET: 'migrate-test-secret-0123456789abcdef',
+      };
+      await Promise.all([0, 1].map(() => migrate(env)));
+      await migrate(env);
       const applied = await query(url.toString(), 'SELECT hash FROM drizzle.__drizzle_migrations');
       const files = readdirSync(path.resolve(import.meta.dirname, '../drizzle')).filter((file) =>
         file.endsWith('.sql'),

@@ -12,7 +12,7 @@ import { isHttps, STRICT_TRANSPORT_SECURITY } from '@/lib/security/transport';
 import type { Refusal } from '@/lib/http/request-limits';
 import { guardRequest } from '@/server/http/request-guard';
 import {
-  isManagePage,
+  isEmailLinkPage,
   MANAGE_REFERRER_POLICY,
   manageLinkResponse,
 } from '@/server/demos/manage-link';
@@ -36,7 +36,7 @@ const development = process.env.NODE_ENV === 'development';
  *   gets a fresh nonce, passed to Next.js in the request's CSP header so it stamps its scripts with
  *   it, plus the hashes of the static 404 page, which Next.js serves for unknown paths.
  * - The e-mailed manage link's token is exchanged for a cookie before the page renders
- *   (manageLinkResponse), and the manage page gets its stricter Referrer-Policy.
+ *   (manageLinkResponse), and the manage and confirmation pages get the stricter Referrer-Policy.
  * The other security headers are constant and set in next.config.ts.
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
@@ -116,7 +116,7 @@ function renderWithNonce(request: NextRequest, https: boolean): NextResponse {
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', policy);
   const response = NextResponse.next({ request: { headers } });
-  if (isManagePage(request)) response.headers.set('Referrer-Policy', MANAGE_REFERRER_POLICY);
+  if (isEmailLinkPage(request)) response.headers.set('Referrer-Policy', MANAGE_REFERRER_POLICY);
   return withHeaders(response, policy, https);
 }
 

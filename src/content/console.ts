@@ -5,6 +5,7 @@ export const consoleNav = [
   { href: '/admin', label: 'Inbox', adminOnly: false },
   { href: '/admin/spam', label: 'Spam', adminOnly: false },
   { href: '/admin/demos', label: 'Demos', adminOnly: false },
+  { href: '/admin/privacy', label: 'Privacy requests', adminOnly: true },
   { href: '/admin/operators', label: 'Operators', adminOnly: true },
   { href: '/admin/audit', label: 'Audit log', adminOnly: true },
 ] as const satisfies readonly { href: string; label: string; adminOnly: boolean }[];
@@ -24,6 +25,8 @@ export const consoleText = {
   },
   signOut: 'Sign out',
   signedInAs: 'Signed in as',
+  privacyDue: (count: number, days: number) =>
+    `${count} privacy request${count === 1 ? '' : 's'} due within ${days} days or overdue`,
   unreviewedSpam: (count: number) =>
     count === 0 ? 'No spam to review' : `${count} held as spam to review`,
   forbidden: {
@@ -81,6 +84,9 @@ export const auditActionLabels: Record<string, string> = {
   'operator-add': 'Added operator',
   'operator-role': 'Changed role',
   'operator-remove': 'Removed operator',
+  'privacy-view': 'Viewed privacy request',
+  'privacy-assign': 'Assigned privacy request',
+  'privacy-reply': 'Answered privacy request',
 };
 
 /** Notices shown after an action (`?notice=` on the page it returns to). */
@@ -104,4 +110,72 @@ export const consoleNotices: Record<string, string> = {
     'Erased: every enquiry and demo of that address is gone, receivers are told (lead.erased) and the address is suppressed.',
   'erase-waiting':
     'The live demo is cancelled, but its cancellations are still being sent; nothing is erased yet. Erase again in a minute.',
+  assigned: 'Request assigned.',
+  replied: 'Reply queued for e-mail; the request is closed and its address and details erased.',
+  'already-closed': 'That request is already closed; nothing changed.',
+  'reply-invalid':
+    'Write a reply of at most 10,000 characters, without control characters; nothing was sent.',
 };
+
+/** Texts of the console's privacy-request pages and of the reply e-mail. */
+export const privacyConsoleText = {
+  title: 'Privacy requests',
+  intro: (open: number) =>
+    `${open} open request${open === 1 ? '' : 's'}, the earliest due first. Each must be answered within 90 days of its verification (DPDP Rules 2025).`,
+  closedIntro: 'Closed requests: only the kind, the dates and the outcome are kept.',
+  show: 'Show',
+  filters: { open: 'Open requests', closed: 'Closed requests' },
+  noOpen: 'No open requests.',
+  noClosed: 'No closed requests.',
+  openHead: ['Reference', 'Kind', 'Verified', 'Due', 'Assigned to'],
+  closedHead: ['Reference', 'Kind', 'Verified', 'Due', 'Closed', 'Outcome', 'Handled by'],
+  kinds: {
+    copy: 'Copy of data',
+    correct: 'Correction',
+    erase: 'Erasure',
+    withdraw: 'Withdrawal of consent',
+    nominate: 'Nominee',
+    grievance: 'Grievance',
+  },
+  /** The mark beside a due date: overdue, or due within the alert window (PRIVACY_DUE_ALERT_DAYS). */
+  due: {
+    overdue: 'Overdue',
+    dueSoon: (days: number) => `Due within ${days} day${days === 1 ? '' : 's'}`,
+  },
+  unassigned: 'Nobody',
+  detail: {
+    title: (reference: string) => `Privacy request ${reference}`,
+    intro: 'What the person asked, proved by the link sent to their address.',
+    heading: 'The request',
+    kind: 'Kind',
+    status: 'State',
+    statuses: { open: 'Open', closed: 'Closed' },
+    requested: 'Requested',
+    verified: 'Verified',
+    due: 'Answer due by',
+    assignedTo: 'Assigned to',
+    email: 'Their address',
+    details: 'What they wrote',
+    closed: 'Closed',
+    outcome: 'Outcome',
+    tombstone:
+      'This request is closed: its address and what the person wrote were erased; only the kind, the dates and the outcome remain.',
+    back: 'All privacy requests',
+  },
+  assign: {
+    heading: 'Who answers it',
+    label: 'Assign to',
+    submit: 'Assign',
+  },
+  reply: {
+    heading: 'Answer and close',
+    label: 'Reply to the person',
+    hint: 'Plain text, e-mailed from the site’s address with replies going to the grievance officer. Sending it closes the request and erases its address and details.',
+    submit: 'Send the reply and close the request',
+  },
+  mail: {
+    subject: (reference: string) => `Your privacy request ${reference}`,
+    text: (reference: string, reply: string) =>
+      `${reply}\n\n--\nThis answers your privacy request ${reference} made on the Nirmaya Health website. If you are not satisfied with this answer, reply to this e-mail to reach our Grievance Officer, or complain to the Data Protection Board of India.\n`,
+  },
+} as const;

@@ -8,6 +8,8 @@ export const bookingNotices: Record<string, string> = {
   limited:
     'Too many booking attempts from your connection. Please wait a few minutes and try again.',
   unavailable: 'Booking is unavailable for a moment. Please try again.',
+  expired:
+    'The 30 minutes we held your time for have passed, and it is no longer free. Please pick another.',
   'client-cap':
     'Your connection already has the most upcoming demos we book for one place; use the link in their e-mails to move one, or write to us.',
 };

@@ -27,6 +27,16 @@ export const site = {
     postalCode: '560034',
     country: 'India',
   },
+  /**
+   * The Grievance Officer who answers privacy requests and complaints (DPDP Act s.8(10), s.13;
+   * Rules 2025, rule 9): named in the privacy policy and the request page. The provider sets the
+   * real person here.
+   */
+  grievanceOfficer: {
+    name: 'Kavita Menon',
+    title: 'Grievance Officer',
+    email: 'privacy@nirmaya.example',
+  },
   social: [
     { name: 'LinkedIn', url: '' },
     { name: 'X', url: '' },

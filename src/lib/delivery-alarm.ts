@@ -69,18 +69,20 @@ export function assessDelivery(summary: DeliverySummary, alertSeconds: number): 
   return { status: reasons.length > 0 ? 'degraded' : 'ok', reasons };
 }
 
-/** The alarm's log events: logged once when it starts and once when it ends. */
-export type AlarmEvent = 'delivery.stalled' | 'delivery.recovered';
+/** The delivery alarm's log events: logged once when it starts and once when it ends. */
+export const deliveryAlarmEvents = ['delivery.stalled', 'delivery.recovered'] as const;
 
 /**
- * The alarm's transition from `stalled` (was the alarm on) to the new assessment: the event to log,
- * or null when nothing changed (so a stall is reported once, not at every check).
+ * An alarm's transition from `on` (was the alarm on) to the new assessment: the event to log, or
+ * null when nothing changed (so an alarm is reported once, not at every check). `events` names the
+ * start and the end, by default the delivery alarm's (deliveryAlarmEvents).
  */
 export function alarmTransition(
-  stalled: boolean,
+  on: boolean,
   assessment: DeliveryAssessment,
-): AlarmEvent | null {
+  events: readonly [start: string, end: string] = deliveryAlarmEvents,
+): string | null {
   const degraded = assessment.status === 'degraded';
-  if (degraded === stalled) return null;
-  return degraded ? 'delivery.stalled' : 'delivery.recovered';
+  if (degraded === on) return null;
+  return degraded ? events[0] : events[1];
 }

@@ -27,6 +27,15 @@ export const nonNegativeInt = (fallback: number) =>
 export const positiveNumber = (fallback: number) =>
   z.preprocess(orDefault(fallback), z.coerce.number().positive());
 
+/** A switch: `1` or `true` is on; `0`, `false`, empty or unset is off; anything else is refused. */
+export const flag = () =>
+  z.preprocess(
+    (value) => (value === '' || value === undefined ? 'false' : value),
+    z
+      .enum(['0', '1', 'true', 'false'], 'must be 1 or 0')
+      .transform((value) => ['1', 'true'].includes(value)),
+  );
+
 /** A text, `fallback` when empty or unset, checked by `schema`. */
 export const textOr = <T extends z.ZodType>(fallback: string, schema: T) =>
   z.preprocess(orDefault(fallback), schema);

@@ -148,3 +148,18 @@ describe('demo booking configuration', () => {
     expect(() => env(source)).toThrow(message);
   });
 });
+
+describe('the site secret in production', () => {
+  const database = { DATABASE_URL: 'postgres://site@db.internal:5432/nirmaya' };
+
+  it('refuses a shared database without FORM_SECRET, naming the variable and never the URL', () => {
+    expect(() => env(database)).toThrow(/FORM_SECRET: FORM_SECRET is required/);
+    expect(() => env(database)).not.toThrow(/db\.internal/);
+  });
+
+  it('accepts a shared database with FORM_SECRET, and PGlite without it', () => {
+    const key = 'k'.repeat(32);
+    expect(env({ ...database, FORM_SECRET: key }).FORM_SECRET).toBe(key);
+    expect(env({}).FORM_SECRET).toBeUndefined();
+  });
+});

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { DEFAULT_PRIVACY_DUE_ALERT_DAYS } from '@/lib/privacy-alarm';
 import {
   BOOKING_SITE_URL_MESSAGE,
   demoEnvSchema,
@@ -70,6 +71,11 @@ const envSchema = z
     /** How often the delivery monitor checks the job queue (s). */
     DELIVERY_CHECK_SECONDS: positiveNumber(30),
     /**
+     * Days before its due date an open privacy request rings the alarm (`/api/health` degraded,
+     * `privacy.due_soon` logged); fractions allowed.
+     */
+    PRIVACY_DUE_ALERT_DAYS: positiveNumber(DEFAULT_PRIVACY_DUE_ALERT_DAYS),
+    /**
      * How long a worker's claim on a job lasts unless renewed (s); it is renewed every third of it
      * while the job runs, so a job claimed by an instance that died (SIGKILL, power loss) is taken
      * over by another instance after at most this plus the 5 s poll.
@@ -121,6 +127,11 @@ const envSchema = z
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
+  })
+  .refine((env) => !env.DATABASE_URL || env.FORM_SECRET, {
+    message:
+      'FORM_SECRET is required when DATABASE_URL is set: a shared database must never hold the key that signs tokens and hashes addresses.',
+    path: ['FORM_SECRET'],
   })
   .refine((env) => !env.SMTP_URL || env.LEADS_TO, {
     message: 'LEADS_TO is required when SMTP_URL is set.',

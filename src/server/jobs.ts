@@ -1,4 +1,5 @@
 import 'server-only';
+import { site } from '@/content/site';
 import { siteUrl } from '@/lib/seo/site-url';
 import { getSiteSecret } from './security/site-secret';
 import {
@@ -9,13 +10,14 @@ import {
 } from './contact/deliveries';
 import type { Database } from './db';
 import { demoMailJob, sendDemoMail } from './demos/mails/mail-jobs';
-import { issueManageToken, managePageUrl } from './demos/tokens';
+import { confirmPageUrl, issueConfirmToken, issueManageToken, managePageUrl } from './demos/tokens';
 import { postDemoEvent, demoWebhookJob } from './demos/webhook-events';
 import { createSmtpSender } from './email/transport';
 import type { Env } from './env';
 import { log } from './log';
 import { handle, type Registration } from './queue/job';
 import { sendSpamDigest, spamDigestJob } from './console/spam-digest';
+import { privacyReplyJob, sendPrivacyReply } from './privacy/reply';
 import { createWebhookPoster } from './webhooks/sender';
 import { bookingSettings, isBookingOn } from './demos/rules';
 import { addressHash } from './privacy/address-hash';
@@ -30,11 +32,14 @@ import { leadErasedWebhookJob, postLeadErased } from './privacy/webhook';
  * the queue. From the configuration:
  * - `SMTP_URL` and `LEADS_TO`: the privacy requests' links and their honouring (`privacy.link`,
  *   `privacy.honour`: copies, erasures, acknowledgements), the provider's e-mail of each enquiry
- *   (`enquiry.email`), the daily
- *   spam digest to the console's admins (`console.spam-digest`) and, with
- *   `DEMO_HOSTS`, the demo invitations, reminders and cancellations (`demo.mail`; the visitor's
- *   carry the manage link on `SITE_URL`);
- * - `WEBHOOK_URLS` and `WEBHOOK_SECRET`: the `enquiry.created`, `demo.*` and `lead.erased` events (`enquiry.webhook`, `demo.webhook`, `privacy.webhook`).
+ *   (`enquiry.email`), the daily spam digest to the console's admins (`console.spam-digest`), an
+ *   admin's answer to a privacy request (`privacy.reply`, Reply-To the Grievance Officer of the
+ *   privacy notice) and, with `DEMO_HOSTS`, the demo invitations, reminders and cancellations
+ *   (`demo.mail`; the visitor's carry the manage link on `SITE_URL`) and, with
+ *   `DEMO_CONFIRM_EMAIL`, the requests to confirm a held booking (its confirm link, also on
+ *   `SITE_URL`);
+ * - `WEBHOOK_URLS` and `WEBHOOK_SECRET`: the `enquiry.created`, `demo.*` and `lead.erased` events
+ *   (`enquiry.webhook`, `demo.webhook`, `privacy.webhook`).
  * Jobs of an unconfigured kind wait as pending until it is configured and the site restarted;
  * that is logged once, here.
  */
@@ -76,9 +81,25 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
         }),
       ),
     );
+    registrations.push(
+      handle(
+        privacyReplyJob,
+        sendPrivacyReply(send, {
+          from: env.LEADS_FROM,
+          replyTo: { name: site.grievanceOfficer.name, address: site.grievanceOfficer.email },
+        }),
+      ),
+    );
     if (env.DEMO_HOSTS.length > 0) {
-      const manageUrl = async (bookingId: string) =>
-        managePageUrl(siteUrl(env.SITE_URL), issueManageToken(bookingId, await secret()));
+      const links = {
+        manage: async (bookingId: string) =>
+          managePageUrl(siteUrl(env.SITE_URL), issueManageToken(bookingId, await secret())),
+        confirm: async (booking: { id: string; createdAt: Date }) =>
+          confirmPageUrl(
+            siteUrl(env.SITE_URL),
+            issueConfirmToken(booking.id, await secret(), booking.createdAt.getTime()),
+          ),
+      };
       registrations.push(
         handle(
           demoMailJob,
@@ -87,7 +108,7 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
             send,
             { from: env.LEADS_FROM, copyTo: env.LEADS_TO, timeZone: env.DEMO_TIMEZONE },
             env.DEMO_HOSTS,
-            manageUrl,
+            links,
             Date.now,
             async (email) => isSuppressed(db, addressHash(email, await secret())),
           ),

@@ -1,6 +1,7 @@
 import 'server-only';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { DeliverySummary } from '@/lib/delivery-alarm';
+import type { PrivacySummary } from '@/lib/privacy-alarm';
 
 type Metrics = {
   registry: Registry;
@@ -10,6 +11,7 @@ type Metrics = {
   oldestPending: Gauge;
   channelJobs: Gauge<'channel' | 'state'>;
   channelOldest: Gauge<'channel'>;
+  privacy: Gauge<'state'>;
 };
 
 /** One registry per process, on `globalThis` (route bundles and the worker share it). */
@@ -56,6 +58,12 @@ function metrics(): Metrics {
         labelNames: ['channel'],
         registers: [registry],
       }),
+      privacy: new Gauge({
+        name: 'nirmaya_privacy_requests',
+        help: 'Open privacy requests by state: open (all), due_soon (due within PRIVACY_DUE_ALERT_DAYS, not yet overdue), overdue',
+        labelNames: ['state'],
+        registers: [registry],
+      }),
     };
   })();
   return holder.__nirmayaMetrics;
@@ -76,13 +84,27 @@ export function countJob(kind: string, outcome: 'sent' | 'retried' | 'failed'): 
 }
 
 /**
- * The Prometheus text exposition of every metric, with the delivery gauges set from `summary`
- * (omitted when the database did not answer). Returns the body and its content type.
+ * The Prometheus text exposition of every metric, with the delivery gauges set from `summary` and
+ * the privacy-request gauge from `privacy` (each omitted when the database did not answer).
+ * Returns the body and its content type.
  */
 export async function renderMetrics(
   summary: DeliverySummary | undefined,
+  privacy?: PrivacySummary,
 ): Promise<{ body: string; contentType: string }> {
-  const { registry, delivery, oldestPending, channelJobs, channelOldest } = metrics();
+  const {
+    registry,
+    delivery,
+    oldestPending,
+    channelJobs,
+    channelOldest,
+    privacy: requests,
+  } = metrics();
+  if (privacy) {
+    requests.set({ state: 'open' }, privacy.open);
+    requests.set({ state: 'due_soon' }, privacy.dueSoon);
+    requests.set({ state: 'overdue' }, privacy.overdue);
+  }
   if (summary) {
     delivery.set({ state: 'pending' }, summary.pending);
     delivery.set({ state: 'scheduled' }, summary.scheduled);

@@ -9,6 +9,7 @@ import { getEnv, type Env } from './env';
 import { installPeerAddressHeader } from './http/peer-address';
 import { errorFacts, log } from './log';
 import { purgeExpired } from './leads/operations';
+import { forgetSentReplies } from './privacy/reply';
 import { jobHandlers } from './jobs';
 import { startQueueWorker, stopQueueWorker } from './queue/runtime';
 import { installGracefulShutdown } from './shutdown';
@@ -22,7 +23,7 @@ const HOUR_MS = 3_600_000;
  * Runs once when the server starts (from `instrumentation.ts`): validates the environment, installs
  * the graceful shutdown, opens and migrates the database (PGlite's first open takes a second or
  * two, better here than on the first enquiry), then starts the queue worker, the delivery monitor
- * and the purge of enquiries past LEADS_RETENTION_DAYS (now and daily). The demo hosts' busy feeds
+ * and the purge of enquiries past LEADS_RETENTION_DAYS and of sent privacy replies (now and daily). The demo hosts' busy feeds
  * are fetched from the start, database or not (src/server/demos/feeds.ts).
  * A database that is down is retried in the background with capped backoff (1 s doubling to 30 s,
  * each failure logged as `database.unavailable`) and the rest starts once it answers, without a
@@ -89,13 +90,20 @@ function startDatabaseWork(
   const monitor = startDeliveryMonitor(database.db, {
     intervalMs: env.DELIVERY_CHECK_SECONDS * 1_000,
     alertSeconds: env.DELIVERY_ALERT_MINUTES * 60,
+    privacyAlertDays: env.PRIVACY_DUE_ALERT_DAYS,
   });
-  const purge = () =>
+  const purge = () => {
     purgeExpired(database.db, env.LEADS_RETENTION_DAYS)
       .then((count) => log.info({ event: 'leads.purged', count }))
       .catch((error: unknown) =>
         log.error({ event: 'leads.purge_failed', error: errorFacts(error) }),
       );
+    forgetSentReplies(database.db)
+      .then((count) => log.info({ event: 'privacy.replies_forgotten', count }))
+      .catch((error: unknown) =>
+        log.error({ event: 'privacy.forget_failed', error: errorFacts(error) }),
+      );
+  };
   // The daily spam digest: each hourly run makes sure the next one is queued (once per day).
   const digest = () => {
     if (env.SPAM_DIGEST_HOUR === null || !env.SMTP_URL) return;

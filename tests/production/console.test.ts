@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import {
+  chromium,
+  expect as expectPage,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { honeypotField } from '@/lib/contact-fields';
 import { until } from '@test/enquiry';
@@ -12,11 +18,15 @@ import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { hiddenInputs, loadForm, postEnquiry, submitForm } from '@test/contact-form';
 import { axeViolations, demoServerEnv, watchCspViolations } from '@test/demo-booking';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
+import { openDatabase } from '@/server/db/client';
+import { privacyRequests, type PrivacyRequestKind } from '@/server/db/schema';
 
 const ADMIN = 'boss@nirmaya.example';
 const SALES = 'sam@nirmaya.example';
 const STRANGER = 'stranger@elsewhere.example';
 const LEADS_TO = 'leads@nirmaya.example';
+const PERSON = 'grievance.person@hospital.example';
+const DAY_MS = 86_400_000;
 /** Where the screenshots go, to be looked at by a person. */
 const SHOTS = process.env.CONSOLE_SHOTS_DIR ?? path.join(tmpdir(), 'nirmaya-console-shots');
 
@@ -94,6 +104,30 @@ describe('the sales console in Chromium, production build', () => {
     return { context, link, violations };
   }
 
+  /**
+   * Stores an open privacy request as the visitor side does once its link is opened (through the
+   * running site's PGlite socket), verified so that it is due `dueInDays` days from now.
+   */
+  async function addPrivacyRequest(reference: string, kind: PrivacyRequestKind, dueInDays: number) {
+    const database = await openDatabase({ dataDir, preferRunningSite: true });
+    const dueAt = new Date(Date.now() + dueInDays * DAY_MS);
+    const verifiedAt = new Date(dueAt.getTime() - 90 * DAY_MS);
+    await database.db.insert(privacyRequests).values({
+      id: crypto.randomUUID(),
+      reference,
+      kind,
+      linkNonce: randomBytes(12).toString('hex'),
+      emailHash: randomBytes(16).toString('hex'),
+      email: PERSON,
+      details: `The ${kind} of ${reference}, in the person's words.`,
+      requestedAt: new Date(verifiedAt.getTime() - 60_000),
+      verifiedAt,
+      dueAt,
+    });
+    await database.close();
+    return dueAt;
+  }
+
   /** The cookie header of `context` for the site (to post as that operator without a page). */
   async function cookieOf(context: BrowserContext): Promise<string> {
     const cookies = await context.cookies(server.url);
@@ -101,7 +135,13 @@ describe('the sales console in Chromium, production build', () => {
   }
 
   it('keeps /admin private: no-store, noindex, sign-in redirect without data', async () => {
-    for (const pathname of ['/admin', '/admin/export.csv', '/admin/spam', '/admin/audit']) {
+    for (const pathname of [
+      '/admin',
+      '/admin/export.csv',
+      '/admin/spam',
+      '/admin/audit',
+      '/admin/privacy',
+    ]) {
       const response = await fetch(server.url + pathname, { redirect: 'manual' });
       expect([303, 307], pathname).toContain(response.status);
       expect(response.headers.get('location'), pathname).toMatch(/\/admin\/sign-in$/);
@@ -157,14 +197,14 @@ describe('the sales console in Chromium, production build', () => {
     expect(result.accepted).toBe(true);
     const page = await admin.newPage();
     await page.goto(`${server.url}/admin`);
-    await expect(page.getByRole('link', { name: result.reference! }).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByRole('link', { name: result.reference! }).count()).toBe(1);
     await page.getByLabel('Search').fill(email.toUpperCase());
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/q=/);
     expect(await page.locator('tbody tr').count()).toBe(1);
     await page.getByRole('link', { name: result.reference! }).click();
     await page.waitForURL(/\/admin\/enquiries\//);
-    await expect(page.getByText('City General Hospital').count()).resolves.toBeGreaterThan(0);
+    await expect.poll(() => page.getByText('City General Hospital').count()).toBeGreaterThan(0);
     await page.close();
   });
 
@@ -191,10 +231,10 @@ describe('the sales console in Chromium, production build', () => {
     expect(held.accepted).toBe(true);
     const page = await admin.newPage();
     await page.goto(`${server.url}/admin/spam`);
-    await expect(page.getByText('1 held as spam to review').count()).resolves.toBe(1);
-    await expect(page.getByText('filled in the hidden field only bots see').count()).resolves.toBe(
-      1,
-    );
+    await expect.poll(() => page.getByText('1 held as spam to review').count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('filled in the hidden field only bots see').count())
+      .toBe(1);
     await page.getByLabel(`Release ${held.reference}`).check();
     await page.getByRole('button', { name: 'Release the ticked enquiries' }).click();
     await page.waitForURL(/notice=released/);
@@ -214,7 +254,7 @@ describe('the sales console in Chromium, production build', () => {
     expect(mails).toHaveLength(1);
     expect(hooks.delivered().filter((hook) => hook.body.includes(held.reference!))).toHaveLength(1);
     await page.goto(`${server.url}/admin/audit?action=release`);
-    await expect(page.getByRole('cell', { name: held.reference! }).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByRole('cell', { name: held.reference! }).count()).toBe(1);
     await page.close();
   });
 
@@ -236,16 +276,16 @@ describe('the sales console in Chromium, production build', () => {
     }, 30_000);
     await page.getByRole('button', { name: 'Acknowledge failures' }).click();
     await page.waitForURL(/notice=acknowledged/);
-    await expect(page.getByText('failed (acknowledged)').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByText('failed (acknowledged)').count()).toBe(1);
     smtp.refuse(null);
     await page.getByRole('button', { name: 'Retry failed deliveries' }).click();
     await page.waitForURL(/notice=retried/);
     await mailsTo(LEADS_TO, `Website enquiry ${result.reference}`);
     await page.goto(`${server.url}/admin/audit`);
-    await expect(page.getByRole('cell', { name: 'Acknowledged failures' }).count()).resolves.toBe(
-      1,
-    );
-    await expect(page.getByRole('cell', { name: 'Retried deliveries' }).count()).resolves.toBe(1);
+    await expect
+      .poll(() => page.getByRole('cell', { name: 'Acknowledged failures' }).count())
+      .toBe(1);
+    await expect.poll(() => page.getByRole('cell', { name: 'Retried deliveries' }).count()).toBe(1);
     await page.close();
   });
 
@@ -298,11 +338,73 @@ describe('the sales console in Chromium, production build', () => {
       30_000,
     );
     await page.goto(`${server.url}/admin/audit?action=cancel`);
-    await expect(page.getByRole('cell', { name: reference }).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByRole('cell', { name: reference }).count()).toBe(1);
     await page.close();
   });
 
-  it('sales cannot open operators or the audit log (403), nor post an admin action; may export', async () => {
+  it('shows a grievance due in 5 days marked on the privacy page, rings /api/health, and the reply closes it', async () => {
+    const dueAt = await addPrivacyRequest('PR-BROWSER01', 'grievance', 5);
+    await addPrivacyRequest('PR-BROWSER02', 'correct', 60);
+    const health = async () =>
+      (await (await fetch(`${server.url}/api/health`)).json()) as {
+        status: string;
+        reasons?: string[];
+        privacy: { open: number; dueSoon: number; overdue: number; oldestDueAt: string | null };
+      };
+    const ringing = await health();
+    expect(ringing.status).toBe('degraded');
+    expect(ringing.reasons).toContain('privacy: 1 privacy request due within 7 days');
+    expect(ringing.privacy).toEqual({
+      open: 2,
+      dueSoon: 1,
+      overdue: 0,
+      oldestDueAt: dueAt.toISOString(),
+    });
+
+    const page = await admin.newPage();
+    await page.goto(`${server.url}/admin`);
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Privacy requests' })
+      .click();
+    await page.waitForURL(/\/admin\/privacy$/);
+    const rows = page.locator('tbody tr');
+    await expectPage(rows).toHaveCount(2);
+    // The earliest due first, its due date marked in words.
+    await expectPage(rows.first()).toContainText('PR-BROWSER01');
+    await expectPage(rows.first()).toContainText(dueAt.toISOString().slice(0, 10));
+    await expectPage(rows.first()).toContainText('Due within 7 days');
+    await expectPage(rows.nth(1)).not.toContainText('Due within');
+    await expectPage(page.getByText(PERSON)).toHaveCount(0);
+
+    await page.getByRole('link', { name: 'PR-BROWSER01' }).click();
+    await page.waitForURL(/\/admin\/privacy\/PR-BROWSER01$/);
+    await expectPage(page.getByText(PERSON)).toHaveCount(1);
+    await page.getByRole('button', { name: 'Assign' }).click();
+    await page.waitForURL(/notice=assigned/);
+    await page
+      .getByLabel('Reply to the person')
+      .fill('We have looked into your grievance.\nPriya, for Nirmaya Health');
+    await page.getByRole('button', { name: 'Send the reply and close the request' }).click();
+    await page.waitForURL(/\/admin\/privacy\?notice=replied/);
+    const [reply] = await mailsTo(PERSON, 'Your privacy request PR-BROWSER01');
+    expect(reply!.parsed.text).toContain('We have looked into your grievance.');
+
+    const quiet = await health();
+    expect(quiet.privacy).toMatchObject({ open: 1, dueSoon: 0, overdue: 0 });
+    expect(quiet.reasons ?? []).not.toContainEqual(expect.stringMatching(/^privacy:/));
+    await page.goto(`${server.url}/admin/privacy?status=closed`);
+    await expectPage(page.locator('tbody tr')).toHaveCount(1);
+    await expectPage(page.locator('tbody tr').first()).toContainText('answered');
+    await expectPage(page.getByText(PERSON)).toHaveCount(0);
+    await page.goto(`${server.url}/admin/audit?q=PR-BROWSER01`);
+    await expectPage(page.getByRole('cell', { name: 'Answered privacy request' })).toHaveCount(1);
+    await expectPage(page.getByRole('cell', { name: 'Assigned privacy request' })).toHaveCount(1);
+    await expectPage(page.getByText(PERSON)).toHaveCount(0);
+    await page.close();
+  });
+
+  it('sales cannot open operators, the audit log or privacy requests (403), nor post an admin action; may export', async () => {
     const page = await admin.newPage();
     await page.goto(`${server.url}/admin/operators`);
     await page.getByLabel('E-mail').fill(SALES);
@@ -318,12 +420,12 @@ describe('the sales console in Chromium, production build', () => {
 
     const { context: sales, violations } = await signIn(SALES);
     const salesPage = await sales.newPage();
-    for (const pathname of ['/admin/operators', '/admin/audit']) {
+    for (const pathname of ['/admin/operators', '/admin/audit', '/admin/privacy']) {
       const response = await salesPage.goto(server.url + pathname);
       expect(response?.status(), pathname).toBe(403);
-      await expect(salesPage.getByRole('heading', { name: 'Not allowed' }).count()).resolves.toBe(
-        1,
-      );
+      await expect
+        .poll(() => salesPage.getByRole('heading', { name: 'Not allowed' }).count())
+        .toBe(1);
     }
     // The add-operator action posted directly with the sales session: refused, nothing added.
     expect(adminForm.some(([name]) => name.startsWith('$ACTION_REF_'))).toBe(true);
@@ -369,7 +471,7 @@ describe('the sales console in Chromium, production build', () => {
     expect(viaScript.status).toBe(403);
     const list = await admin.newPage();
     await list.goto(`${server.url}/admin/operators`);
-    await expect(list.getByText('intruder@elsewhere.example').count()).resolves.toBe(0);
+    await expect.poll(() => list.getByText('intruder@elsewhere.example').count()).toBe(0);
     await list.close();
 
     // Export as sales: a BOM, the header, the rows, formulas neutralised.
@@ -396,13 +498,21 @@ describe('the sales console in Chromium, production build', () => {
     await page.getByLabel('E-mail').fill('nojs@nirmaya.example');
     await page.getByRole('button', { name: 'Add operator' }).click();
     await page.waitForURL(/notice=added/);
-    await expect(page.getByText('nojs@nirmaya.example').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByText('nojs@nirmaya.example').count()).toBe(1);
     expect(violations).toEqual([]);
     await context.close();
   });
 
   it('every console page is axe-clean at 375 and 1280 px, with screenshots at 375, 768 and 1280', async () => {
-    const pages = ['/admin', '/admin/spam', '/admin/demos', '/admin/operators', '/admin/audit'];
+    const pages = [
+      '/admin',
+      '/admin/spam',
+      '/admin/demos',
+      '/admin/operators',
+      '/admin/audit',
+      '/admin/privacy',
+      '/admin/privacy/PR-BROWSER02',
+    ];
     const page = await admin.newPage();
     await page.goto(`${server.url}/admin`);
     const first = await page.locator('tbody tr a').first().getAttribute('href');
@@ -442,15 +552,24 @@ describe('the sales console in Chromium, production build', () => {
     await page.waitForURL(/\/admin\/sign-in$/);
     const after = await fetch(`${server.url}/admin`, { headers: { cookie }, redirect: 'manual' });
     expect(after.status).toBe(307);
-    // Without a session, no page or export shows an enquiry or an operator, now that there are some.
-    for (const pathname of ['/admin', '/admin/export.csv', '/admin/spam', '/admin/operators']) {
+    // Without a session, no page or export shows an enquiry, an operator or a privacy request's
+    // address or words, now that there are some (the redirect's body quotes only the path).
+    for (const pathname of [
+      '/admin',
+      '/admin/export.csv',
+      '/admin/spam',
+      '/admin/operators',
+      '/admin/privacy/PR-BROWSER02',
+    ]) {
       const response = await fetch(server.url + pathname, {
         headers: { cookie },
         redirect: 'manual',
       });
       expect(response.headers.get('location'), pathname).toMatch(/\/admin\/sign-in$/);
       const body = await response.text();
-      expect(body, pathname).not.toMatch(/hospital\.example|NH-[0-9A-Z]{10}|sam@nirmaya/);
+      expect(body, pathname).not.toMatch(
+        /hospital\.example|NH-[0-9A-Z]{10}|sam@nirmaya|in the person/,
+      );
     }
     expect(server.output()).not.toContain(ADMIN);
     expect(server.output()).not.toContain(STRANGER);

@@ -39,7 +39,13 @@ describe.skipIf(postgres.skipReason)(
       database = await openTestDatabase('postgres');
       smtp = await startSmtpServer();
       server = await startProductionServer({
-        env: { DATABASE_URL: database.url, SMTP_URL: smtp.url, LEADS_TO, TRUST_PROXY: '1' },
+        env: {
+          DATABASE_URL: database.url,
+          FORM_SECRET: 'fast-submit-test-secret-0123456789abcdef',
+          SMTP_URL: smtp.url,
+          LEADS_TO,
+          TRUST_PROXY: '1',
+        },
         readyPath: '/api/health',
       });
       browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });

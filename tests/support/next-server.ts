@@ -70,15 +70,7 @@ export async function startProductionServer(options: StartOptions = {}): Promise
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   for (;;) {
     if (ended) throw new Error(`Server exited before it was ready:\n${output}`);
-    try {
-      const response = await fetch(url + (options.readyPath ?? '/'), {
-        signal: AbortSignal.timeout(5_000),
-      });
-      await response.arrayBuffer();
-      if (response.status < 500) break;
-    } catch {
-      // not listening yet
-    }
+    if (((await probe(url + (options.readyPath ?? '/'))) ?? 500) < 500) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`Server not ready after ${options.timeoutMs ?? 90_000} ms:\n${output}`);
@@ -101,6 +93,28 @@ export async function startProductionServer(options: StartOptions = {}): Promise
       return exited;
     },
   };
+}
+
+/**
+ * The status of one GET of `url` with its whole body read, or undefined when nothing answered
+ * within 5 s. The time limit is a timer of its own, not only the request's abort signal, so a
+ * connection that stalls anywhere cannot hold the readiness loop past its deadline.
+ */
+async function probe(url: string): Promise<number | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const request = (async () => {
+    const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    await response.arrayBuffer();
+    return response.status;
+  })();
+  const limit = new Promise<undefined>(
+    (resolve) => (timer = setTimeout(() => resolve(undefined), 5_500)),
+  );
+  try {
+    return await Promise.race([request.catch(() => undefined), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The pino JSON lines a server printed, parsed (other lines skipped). */

@@ -16,6 +16,7 @@ import { consoleAuth, requireActionOperator } from '@/server/console/session';
 import { requestSignIn } from '@/server/console/sign-in';
 import type { OperatorRole } from '@/server/db/schema';
 import { bookingSettings } from '@/server/demos/rules';
+import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/privacy/requests';
 import { clientAddress } from '@/server/http/client-address';
 import { nudgeQueueWorker } from '@/server/queue/runtime';
 import { erasePersonOf } from '@/server/privacy/operator';
@@ -41,6 +42,14 @@ function enquiryPath(form: FormData): string {
     .toUpperCase()
     .replace(/[^A-Z0-9-]/g, '');
   return `/admin/enquiries/${reference}`;
+}
+
+/** A privacy request's page path for the form's `reference` (letters, digits and dashes only). */
+function privacyPath(form: FormData): string {
+  const reference = field(form, 'reference')
+    .toUpperCase()
+    .replace(/[^A-Z0-9-]/g, '');
+  return `/admin/privacy/${reference}`;
 }
 
 /** Asks for a sign-in link (the sign-in page's form); same answer for operators and strangers. */
@@ -159,4 +168,40 @@ export async function erasePersonAction(_bound: null, form: FormData): Promise<n
   nudgeQueueWorker();
   if (result.outcome === 'erased') back('/admin', 'erased');
   back(enquiryPath(form), result.outcome === 'not-found' ? 'not-found' : 'erase-waiting');
+}
+
+/** Assigns the form's privacy request to the chosen admin (`assignee`; admins only). */
+export async function assignPrivacyAction(_bound: null, form: FormData): Promise<never> {
+  const operator = await requireActionOperator('admin');
+  const { db } = await consoleAuth();
+  const result = await assignPrivacyRequest(
+    db,
+    operator,
+    field(form, 'reference'),
+    field(form, 'assignee'),
+  );
+  back(privacyPath(form), result === 'closed' ? 'already-closed' : result);
+}
+
+/**
+ * E-mails the reply to the form's privacy request and closes it (admins only); back to the list
+ * once closed, to the request when nothing was sent.
+ */
+export async function replyPrivacyAction(_bound: null, form: FormData): Promise<never> {
+  const operator = await requireActionOperator('admin');
+  const { db } = await consoleAuth();
+  const result = await replyToPrivacyRequest(
+    db,
+    operator,
+    field(form, 'reference'),
+    String(form.get('reply') ?? ''),
+  );
+  if (result === 'replied') {
+    nudgeQueueWorker();
+    back('/admin/privacy', 'replied');
+  }
+  back(
+    privacyPath(form),
+    result === 'closed' ? 'already-closed' : result === 'invalid' ? 'reply-invalid' : result,
+  );
 }

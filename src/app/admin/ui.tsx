@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { consoleNotices } from '@/content/console';
 import { cn } from '@/lib/utils';
 
@@ -78,6 +79,15 @@ export function DataTable({
 /** A table cell with the console's padding. */
 export function Cell({ children, className }: { children?: React.ReactNode; className?: string }) {
   return <td className={cn('px-1.5 py-1 align-top', className)}>{children}</td>;
+}
+
+/** An enquiry's reference as the link to its console page (not prefetched: pages are per request). */
+export function EnquiryLink({ reference }: { reference: string }) {
+  return (
+    <Link href={`/admin/enquiries/${reference}`} prefetch={false} className={linkClass}>
+      {reference}
+    </Link>
+  );
 }
 
 /** A time as `2026-03-06 10:00 UTC` (the console's one format, unambiguous for every operator). */

@@ -19,6 +19,9 @@ export const auditActions = [
   'operator-add',
   'operator-role',
   'operator-remove',
+  'privacy-view',
+  'privacy-assign',
+  'privacy-reply',
   'privacy-request',
   'privacy-outcome',
 ] as const;

@@ -94,8 +94,9 @@ export type DemoRow = {
 };
 
 /**
- * Demos upcoming (soonest first) or past (latest first) at `now`, live and cancelled, optionally
- * of one host.
+ * Demos upcoming (soonest first) or past (latest first) at `now`, live, held for the visitor's
+ * confirmation, cancelled and expired (a hold past its time shows as `expired`), optionally of one
+ * host.
  */
 export async function listDemos(
   db: Db,
@@ -112,6 +113,7 @@ export async function listDemos(
       hostEmail: demoBookings.hostEmail,
       startsAt: demoBookings.startsAt,
       status: demoBookings.status,
+      heldUntil: demoBookings.heldUntil,
       firstName: leads.firstName,
       lastName: leads.lastName,
       organization: leads.organization,
@@ -126,8 +128,9 @@ export async function listDemos(
     )
     .orderBy(when === 'upcoming' ? asc(demoBookings.startsAt) : desc(demoBookings.startsAt))
     .limit(limit);
-  return rows.map(({ firstName, lastName, ...row }) => ({
+  return rows.map(({ firstName, lastName, heldUntil, ...row }) => ({
     ...row,
+    status: row.status === 'held' && heldUntil && heldUntil <= now ? 'expired' : row.status,
     visitor: `${firstName} ${lastName}`.trim(),
   }));
 }

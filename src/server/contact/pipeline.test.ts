@@ -25,6 +25,8 @@ import {
   validValues,
 } from '@test/enquiry';
 import { requeueFailed } from '../queue/operations';
+import { privacyNotice } from '@/content/privacy';
+import { hashClientAddress } from '../http/client-address';
 import { proofField } from '@/lib/proof-of-work';
 import { createFormChallenge } from './altcha';
 import { messages, submitEnquiry } from './submit';
@@ -92,7 +94,15 @@ for (const backend of backends) {
       const state = await submitEnquiry(formData(values), request(), deps(database.db));
       expect(state.status).toBe('accepted');
       const [lead] = await database.db.select().from(leads);
-      expect(lead).toMatchObject({ organization: values.organization, message: values.message });
+      expect(lead).toMatchObject({
+        organization: values.organization,
+        message: values.message,
+        noticeVersion: privacyNotice.version,
+      });
+      // The client address is only a rate-limit key: no column of the enquiry holds it or its hash.
+      expect(JSON.stringify(lead)).not.toContain(
+        hashClientAddress(request().clientAddress, TEST_SECRET),
+      );
       expect(state).toMatchObject({ reference: lead!.reference });
       expect(await jobs()).toMatchObject([
         {

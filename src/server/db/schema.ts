@@ -63,12 +63,17 @@ export const leads = pgTable(
   ],
 );
 
-/** A demo booking is live (`booked`) or `cancelled`; cancelled rows free their time. */
-export type DemoBookingStatus = 'booked' | 'cancelled';
+/**
+ * A demo booking is `booked` (live), `held` (live until `held_until`, waiting for the visitor to
+ * confirm by e-mail, `DEMO_CONFIRM_EMAIL`), `cancelled`, or `expired` (a hold that lapsed and was
+ * released for another booking). Cancelled and expired rows, and holds past `held_until`, free
+ * their time.
+ */
+export type DemoBookingStatus = 'booked' | 'held' | 'cancelled' | 'expired';
 
 /**
  * Demos booked from an enquiry's confirmation. The database guarantees that a host has
- * at most one live demo at a given start and an enquiry at most one live demo (partial unique
+ * at most one live or held demo at a given start and an enquiry at most one (partial unique
  * indexes, on PGlite and PostgreSQL alike), so racing visitors on several instances cannot
  * double-book. Deleted with their enquiry.
  */
@@ -91,20 +96,24 @@ export const demoBookings = pgTable(
      * cap of upcoming demos per client; null when booked without one (the operator, tests).
      */
     clientHash: text('client_hash'),
+    /** When a `held` booking lapses unless confirmed; null for every other status. */
+    heldUntil: timestamp('held_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    // Holds are covered too, lapsed or not (an index cannot read the clock): a booking first
+    // marks the lapsed holds in its way `expired`, under its locks (demos/holds.ts).
     uniqueIndex('demo_bookings_host_start_live_idx')
       .on(table.hostEmail, table.startsAt)
-      .where(sql`${table.status} = 'booked'`),
+      .where(sql`${table.status} in ('booked', 'held')`),
     uniqueIndex('demo_bookings_lead_live_idx')
       .on(table.leadId)
-      .where(sql`${table.status} = 'booked'`),
+      .where(sql`${table.status} in ('booked', 'held')`),
     index('demo_bookings_starts_at_idx').on(table.startsAt),
     index('demo_bookings_client_live_idx')
       .on(table.clientHash)
-      .where(sql`${table.status} = 'booked'`),
+      .where(sql`${table.status} in ('booked', 'held')`),
   ],
 );
 

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db';
 import { demoBookings } from '../db/schema';
+import { liveAt } from './holds';
 import type { DemoBooking } from './types';
 
 /** Stored bookings: how the other parts find one and tell whether it can still change. */
@@ -12,6 +13,22 @@ export async function liveBooking(db: Db, leadId: string): Promise<DemoBooking |
     .select()
     .from(demoBookings)
     .where(and(eq(demoBookings.leadId, leadId), eq(demoBookings.status, 'booked')));
+  return row;
+}
+
+/**
+ * The lead's booking that holds a time at `now` (ms): its live demo, or its hold that has not
+ * lapsed (holds.ts), if any.
+ */
+export async function currentBooking(
+  db: Db,
+  leadId: string,
+  now: number,
+): Promise<DemoBooking | undefined> {
+  const [row] = await db
+    .select()
+    .from(demoBookings)
+    .where(and(eq(demoBookings.leadId, leadId), liveAt(now)));
   return row;
 }
 

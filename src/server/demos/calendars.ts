@@ -1,10 +1,11 @@
 import 'server-only';
-import { and, eq, gte, lt } from 'drizzle-orm';
+import { and, gte, lt } from 'drizzle-orm';
 import type { HostCalendar } from '@/lib/demo/slots';
 import type { Db } from '../db';
 import { demoBookings } from '../db/schema';
 import { processFeeds } from './feeds';
 import { sameHost } from './bookings';
+import { liveAt } from './holds';
 import type { BookingSettings } from './types';
 
 /** What each host has on: the input of the slot arithmetic, and who gets the next demo. */
@@ -12,8 +13,8 @@ import type { BookingSettings } from './types';
 const day = 24 * 60 * 60_000;
 
 /**
- * Each host's calendar for computeSlots at `now` (ms): live bookings from a day before now to the
- * end of the booking window, and busy times from `settings.feeds` (the union of the host's feeds;
+ * Each host's calendar for computeSlots at `now` (ms): live bookings and unlapsed holds from a day
+ * before now to the end of the booking window, and busy times from `settings.feeds` (the union of the host's feeds;
  * unknown, so the host offers nothing, while one of them has no copy younger than
  * `DEMO_FEED_MAX_AGE_HOURS`: feeds.ts); a host without feeds is busy only with its bookings.
  */
@@ -31,7 +32,7 @@ export async function hostCalendars(
     .from(demoBookings)
     .where(
       and(
-        eq(demoBookings.status, 'booked'),
+        liveAt(now),
         gte(demoBookings.startsAt, new Date(now - day)),
         lt(demoBookings.startsAt, new Date(now + (settings.rules.bookingDays + 1) * day)),
       ),

@@ -1,24 +1,28 @@
 import 'server-only';
+import { eq } from 'drizzle-orm';
 import { getDatabase, type Db } from '../db';
+import { leads } from '../db/schema';
 import { getEnv, type Env } from '../env';
 import { hashClientAddress } from '../http/client-address';
 import { log } from '../log';
 import { nudgeQueueWorker } from '../queue/runtime';
 import { consumeRateLimit } from '../rate-limit';
 import { getSiteSecret } from '../security/site-secret';
+import { findBooking } from './bookings';
 import { bookDemo } from './commands/book';
 import { cancelDemo } from './commands/cancel';
+import { confirmHold } from './commands/confirm';
 import { rescheduleDemo } from './commands/reschedule';
 import { bookingSettings, isBookingOn } from './rules';
-import { verifyBookingToken } from './tokens';
-import type { BookOutcome, ChangeResult, ManageOutcome } from './types';
+import { issueBookingToken, verifyBookingToken, verifyConfirmToken } from './tokens';
+import type { BookOutcome, ChangeResult, ConfirmOutcome, ManageOutcome } from './types';
 import { openManageLink } from './views/manage-page';
 
 /**
  * What the visitor's forms post, as the route actions call it: the booking form's "book this
- * time" and the manage page's reschedule and cancel. Each post counts against the client's booking
- * limit, checks the signed token, runs the command, logs what changed and wakes the queue worker
- * so the e-mails leave at once.
+ * time", the confirmation page's "confirm my demo" and the manage page's reschedule and cancel.
+ * Each post counts against the client's booking limit, checks the signed token, runs the command,
+ * logs what changed and wakes the queue worker so the e-mails leave at once.
  */
 
 /**
@@ -64,9 +68,9 @@ export async function bookFromForm(
   if (!leadId || !Number.isFinite(at)) return 'invalid';
   const clientHash = hashClientAddress(clientAddress, secret);
   const result = await bookDemo(db, bookingSettings(env), leadId, at, Date.now(), clientHash);
-  if (result.outcome === 'booked') {
+  if (result.outcome === 'booked' || result.outcome === 'held') {
     log.info({
-      event: 'demo.booked',
+      event: `demo.${result.outcome}`,
       booking: result.booking.id,
       leadId,
       host: result.booking.hostEmail,
@@ -79,7 +83,45 @@ export async function bookFromForm(
     return result.cap === 'email' ? 'email-cap' : 'client-cap';
   }
   if (result.outcome === 'refused') return 'invalid';
+  if (result.outcome === 'held') return 'held';
+  if (result.outcome === 'already-booked' && result.booking.status === 'held') return 'held';
   return result.outcome === 'slot-gone' ? 'gone' : 'booked';
+}
+
+/**
+ * Confirms the held booking of the confirm token `token` (the confirmation page's post) now, and
+ * wakes the queue worker so the invitations leave at once. Every post counts against the client's
+ * booking limit (`limited` beyond it). `confirmed` (also when it already was) or `expired` (its
+ * hold lapsed and the time is no longer free for it), each with the enquiry's booking token (dated
+ * at the enquiry) for the booking page that shows the demo or fresh times; `invalid` for a bad or
+ * expired token or an erased booking.
+ * @throws on database errors.
+ */
+export async function confirmFromForm(
+  token: string,
+  clientAddress: string,
+): Promise<{ outcome: ConfirmOutcome; bookingToken?: string }> {
+  const env = getEnv();
+  if (!isBookingOn(env)) return { outcome: 'invalid' };
+  const { db } = await getDatabase();
+  const secret = await getSiteSecret(db, env.FORM_SECRET);
+  if (!(await consumeBookingLimit(db, env, secret, clientAddress))) return { outcome: 'limited' };
+  const bookingId = verifyConfirmToken(token, secret);
+  const held = bookingId ? await findBooking(db, bookingId) : undefined;
+  if (!held) return { outcome: 'invalid' };
+  const result = await confirmHold(db, bookingSettings(env), held.id, Date.now());
+  if (result.outcome === 'unknown') return { outcome: 'invalid' };
+  log.info({ event: `demo.${result.outcome}`, booking: held.id, leadId: held.leadId });
+  if (result.outcome === 'confirmed') nudgeQueueWorker();
+  const [lead] = await db
+    .select({ createdAt: leads.createdAt })
+    .from(leads)
+    .where(eq(leads.id, held.leadId));
+  if (!lead) return { outcome: 'invalid' };
+  return {
+    outcome: result.outcome === 'expired' ? 'expired' : 'confirmed',
+    bookingToken: issueBookingToken(held.leadId, secret, lead.createdAt.getTime()),
+  };
 }
 
 /**

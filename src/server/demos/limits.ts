@@ -3,6 +3,7 @@ import { and, asc, eq, gt, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { localDate, type DemoRules } from '@/lib/demo/slots';
 import type { Db } from '../db';
 import { demoBookings, leads } from '../db/schema';
+import { liveAt } from './holds';
 import type { BookingCaps, DemoBooking } from './types';
 
 /**
@@ -23,14 +24,16 @@ async function lockFor(tx: Db, key: string): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${DEMO_LOCK_CLASS}, hashtext(${key}))`);
 }
 
-/** Live bookings that start after `now` (ms) and match `where`, earliest first. */
+/**
+ * Bookings live at `now` (ms; unlapsed holds included) that start after it and match `where`.
+ */
 function upcoming(now: number, where: SQL) {
-  return and(eq(demoBookings.status, 'booked'), gt(demoBookings.startsAt, new Date(now)), where);
+  return and(liveAt(now), gt(demoBookings.startsAt, new Date(now)), where);
 }
 
 /**
- * The upcoming (after `now`, ms) live demos of the enquiries of the e-mail address `email`
- * (compared without case), earliest first.
+ * The upcoming (after `now`, ms) live demos and unlapsed holds of the enquiries of the e-mail
+ * address `email` (compared without case), earliest first.
  */
 export async function upcomingOfEmail(db: Db, email: string, now: number): Promise<DemoBooking[]> {
   const rows = await db
@@ -71,14 +74,16 @@ export async function reachedCap(
 
 /**
  * Whether `hostEmail` can take one more demo on the local day (`rules.timeZone`) of `start` (ms)
- * under `rules.maxPerDay`, holding that host's day lock until the end of `tx`; the booking
- * `movingId` (a reschedule's own) does not count.
+ * under `rules.maxPerDay`, counting the demos and holds live at `now` (ms), holding that host's
+ * day lock until the end of `tx`; the booking `movingId` (a reschedule's or a late confirmation's
+ * own) does not count.
  */
 export async function hasRoomOnDay(
   tx: Db,
   rules: Pick<DemoRules, 'timeZone' | 'maxPerDay'>,
   hostEmail: string,
   start: number,
+  now: number,
   movingId?: string,
 ): Promise<boolean> {
   const date = localDate(start, rules.timeZone);
@@ -88,7 +93,7 @@ export async function hasRoomOnDay(
     .from(demoBookings)
     .where(
       and(
-        eq(demoBookings.status, 'booked'),
+        liveAt(now),
         sql`lower(${demoBookings.hostEmail}) = ${hostEmail.toLowerCase()}`,
         gte(demoBookings.startsAt, new Date(start - day)),
         lt(demoBookings.startsAt, new Date(start + day)),

@@ -1,7 +1,7 @@
 import 'server-only';
 import { NextResponse, type NextRequest } from 'next/server';
 import { manageHandOver } from '@/content/demo-manage';
-import { MANAGE_COOKIE, MANAGE_PATH } from './tokens';
+import { CONFIRM_PATH, MANAGE_COOKIE, MANAGE_PATH } from './tokens';
 
 /**
  * The manage link's secret kept out of URLs. The e-mailed link carries the manage token in its
@@ -28,6 +28,15 @@ const MAX_TOKEN_LENGTH = 256;
 /** Whether `request` is for the manage page. */
 export function isManagePage(request: NextRequest): boolean {
   return request.nextUrl.pathname === MANAGE_PATH;
+}
+
+/**
+ * Whether `request` is for a page opened from a signed link in a visitor's e-mail (the manage
+ * page, the confirmation page whose query carries its token): such a page tells other sites the
+ * origin at most (MANAGE_REFERRER_POLICY).
+ */
+export function isEmailLinkPage(request: NextRequest): boolean {
+  return isManagePage(request) || request.nextUrl.pathname === CONFIRM_PATH;
 }
 
 /**

@@ -28,6 +28,13 @@ describe('demo booking rules (the DEMO_* variables)', () => {
     expect(settings.reminderHours).toBe(24);
     expect(settings.hosts).toEqual([{ ...host, busyFeeds: [] }]);
     expect(settings.webhookUrls).toEqual([]);
+    expect(settings.confirmEmail).toBe(false);
+  });
+
+  it('turns e-mail confirmation on with DEMO_CONFIRM_EMAIL=1 and refuses other words', () => {
+    expect(bookingSettings(env({ DEMO_CONFIRM_EMAIL: '1' })).confirmEmail).toBe(true);
+    expect(bookingSettings(env({ DEMO_CONFIRM_EMAIL: '0' })).confirmEmail).toBe(false);
+    expect(() => env({ DEMO_CONFIRM_EMAIL: 'yes' })).toThrow(/DEMO_CONFIRM_EMAIL/);
   });
 
   it('is what the environment composes: the same schema parses the DEMO_* variables alone', () => {

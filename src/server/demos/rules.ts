@@ -5,6 +5,7 @@ import { parseWeeklyHours, type WeeklyHours } from '@/lib/demo/hours';
 import type { DemoRules } from '@/lib/demo/slots';
 import {
   commaList,
+  flag,
   jsonList,
   nonNegativeInt,
   positiveInt,
@@ -86,6 +87,11 @@ export const demoEnvSchema = z.object({
   DEMO_REMINDER_HOURS: positiveInt(24),
   /** How long a host's busy feed's last good copy is trusted when the feed cannot be fetched (h). */
   DEMO_FEED_MAX_AGE_HOURS: positiveNumber(6),
+  /**
+   * `1`: a booking holds its time for 30 minutes until the visitor confirms it from an e-mailed
+   * link (the invitations follow the confirmation); off by default.
+   */
+  DEMO_CONFIRM_EMAIL: flag(),
 });
 
 /** The validated `DEMO_*` variables (part of the validated environment). */
@@ -139,7 +145,10 @@ export function demoRules(env: DemoEnv): DemoRules {
   };
 }
 
-/** The booking settings of the environment: rules, hosts, reminder hours, caps and `WEBHOOK_URLS`. */
+/**
+ * The booking settings of the environment: rules, hosts, reminder hours, caps, `WEBHOOK_URLS` and
+ * whether bookings wait for the visitor's e-mailed confirmation.
+ */
 export function bookingSettings(
   env: DemoEnv & { WEBHOOK_URLS: readonly string[] },
 ): BookingSettings {
@@ -149,5 +158,6 @@ export function bookingSettings(
     reminderHours: env.DEMO_REMINDER_HOURS,
     caps: { perClient: env.DEMO_MAX_PER_CLIENT, perEmail: env.DEMO_MAX_PER_EMAIL },
     webhookUrls: env.WEBHOOK_URLS,
+    confirmEmail: env.DEMO_CONFIRM_EMAIL,
   };
 }

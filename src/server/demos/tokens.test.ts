@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   BOOKING_TOKEN_MAX_AGE_MS,
+  CONFIRM_TOKEN_MAX_AGE_MS,
+  confirmPageUrl,
   issueBookingToken,
+  issueConfirmToken,
   issueManageToken,
   managePageUrl,
   verifyBookingToken,
+  verifyConfirmToken,
   verifyManageToken,
 } from './tokens';
 
@@ -67,5 +71,33 @@ describe('manage tokens (reschedule and cancel without an account)', () => {
     const url = new URL(managePageUrl(new URL('https://nirmaya.example/'), token));
     expect(url.origin + url.pathname).toBe('https://nirmaya.example/contact-us/demo/manage');
     expect([...url.searchParams]).toEqual([['token', token]]);
+  });
+});
+
+describe('confirm tokens (the link that confirms a held booking)', () => {
+  const token = issueConfirmToken(bookingId, secret, now);
+
+  it('yields the booking for 24 hours after its e-mail, then nothing', () => {
+    expect(token.startsWith(`c1.${bookingId}.`)).toBe(true);
+    expect(verifyConfirmToken(token, secret, now + 31 * 60_000)).toBe(bookingId);
+    expect(verifyConfirmToken(token, secret, now + CONFIRM_TOKEN_MAX_AGE_MS)).toBe(bookingId);
+    expect(verifyConfirmToken(token, secret, now + CONFIRM_TOKEN_MAX_AGE_MS + 1)).toBeNull();
+    expect(verifyConfirmToken(token, `${secret}x`, now)).toBeNull();
+  });
+
+  it('is no manage or booking token, and neither of those is a confirm token', () => {
+    const manage = issueManageToken(bookingId, secret);
+    const booking = issueBookingToken(bookingId, secret, now);
+    expect(verifyConfirmToken(manage, secret, now)).toBeNull();
+    expect(verifyConfirmToken(booking, secret, now)).toBeNull();
+    expect(verifyConfirmToken(booking.replace(/^b1\./, 'c1.'), secret, now)).toBeNull();
+    expect(verifyManageToken(token, secret)).toBeNull();
+    expect(verifyBookingToken(token, secret, now)).toBeNull();
+  });
+
+  it('goes into the link of the confirmation page on SITE_URL', () => {
+    expect(confirmPageUrl(new URL('https://nirmaya.example/'), token)).toBe(
+      `https://nirmaya.example/contact-us/demo/confirm?token=${token}`,
+    );
   });
 });

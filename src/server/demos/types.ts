@@ -67,19 +67,25 @@ export type BookingSettings = {
   caps?: BookingCaps;
   /** `WEBHOOK_URLS`: each booking change is announced to them as a `demo.*` event. */
   webhookUrls?: readonly string[];
+  /**
+   * `DEMO_CONFIRM_EMAIL`: a booking holds its time (holds.ts) until the visitor confirms it from
+   * an e-mailed link; nothing else is announced before. Off when absent.
+   */
+  confirmEmail?: boolean;
 };
 
 /** Most upcoming demos booked from one client address, and of one e-mail address. */
 export type BookingCaps = { perClient: number; perEmail: number };
 
 /**
- * What a booking request did: `booked` (now, or `already-booked` earlier: one live demo per
- * enquiry), `slot-gone` with the times free now, `capped` (the e-mail address already has its
- * upcoming demos, the earliest given, or the client address has), or `refused` (no such enquiry,
- * or a quarantined one).
+ * What a booking request did: `booked` (now, or `already-booked` earlier: one live demo or hold
+ * per enquiry), `held` (with `DEMO_CONFIRM_EMAIL`: kept for the visitor to confirm), `slot-gone`
+ * with the times free now, `capped` (the e-mail address already has its upcoming demos, the
+ * earliest given, or the client address has), or `refused` (no such enquiry, or a quarantined
+ * one).
  */
 export type BookingResult =
-  | { outcome: 'booked' | 'already-booked'; booking: DemoBooking }
+  | { outcome: 'booked' | 'held' | 'already-booked'; booking: DemoBooking }
   | { outcome: 'slot-gone'; slots: Slot[] }
   | { outcome: 'capped'; cap: 'email'; booking: DemoBooking }
   | { outcome: 'capped'; cap: 'client' }
@@ -97,11 +103,12 @@ export type ChangeResult =
   | { outcome: 'not-live' };
 
 /**
- * A change of a demo, with the booking as it is after it: `booked`, `rescheduled` (with the
- * booking as it was before), or `cancelled` (status `cancelled`, its host and time kept).
+ * A change of a demo, with the booking as it is after it: `booked`, `held` (waiting for the
+ * visitor's confirmation), `rescheduled` (with the booking as it was before), or `cancelled`
+ * (status `cancelled`, its host and time kept).
  */
 export type DemoChange =
-  | { kind: 'booked'; booking: DemoBooking }
+  | { kind: 'booked' | 'held'; booking: DemoBooking }
   | { kind: 'rescheduled'; booking: DemoBooking; previous: DemoBooking }
   | { kind: 'cancelled'; booking: DemoBooking };
 
@@ -149,8 +156,12 @@ export type CancelledDemo = {
   reason: CancellationReason;
 };
 
-/** The e-mails of a booking: invitations, the visitor's reminder and cancellations. */
-export type DemoMail = InvitationRecipient | 'reminder' | `${InvitationRecipient}-cancel`;
+/**
+ * The e-mails of a booking: invitations, the visitor's reminder, cancellations, and the request
+ * to confirm a hold (`confirm`, to the visitor).
+ */
+export type DemoMail =
+  InvitationRecipient | 'reminder' | `${InvitationRecipient}-cancel` | 'confirm';
 
 /** The payload of a `demo.mail` job (validated by its schema in mails/mail-jobs.ts). */
 export type DemoMailPayload = {
@@ -196,12 +207,14 @@ export type BookedDemo = {
 };
 
 /**
- * What the booking page shows for a token: the demo booked, the times to pick from (with the
+ * What the booking page shows for a token: the demo booked, the demo held until `heldUntil` (the
+ * time in the provider's zone, e.g. "11:30 IST") for the visitor to confirm, the times to pick from (with the
  * earliest upcoming demo of another enquiry of the same e-mail address, when there is one, for the
  * notice of the e-mail cap), or nothing.
  */
 export type DemoStep =
   | { kind: 'booked'; demo: BookedDemo }
+  | { kind: 'held'; demo: BookedDemo; heldUntil: string }
   | { kind: 'offer'; offer: BookingOffer; emailDemo?: BookedDemo }
   | { kind: 'none' };
 
@@ -219,10 +232,34 @@ export type ManageView =
  * What a booking post did, for the booking page's notice: `email-cap` and `client-cap` when the
  * e-mail address or the client address already has its upcoming demos.
  */
-export type BookOutcome = 'booked' | 'gone' | 'invalid' | 'limited' | 'email-cap' | 'client-cap';
+export type BookOutcome =
+  'booked' | 'held' | 'gone' | 'invalid' | 'limited' | 'email-cap' | 'client-cap';
 
 /** What a reschedule or cancel post did, for the manage page's notice. */
 export type ManageOutcome = 'rescheduled' | 'cancelled' | 'gone' | 'closed' | 'invalid' | 'limited';
+
+/**
+ * What confirming a hold did: `confirmed` (held → booked, announced), `already-confirmed`
+ * (harmless repeat), `expired` (the hold lapsed and its time is no longer free for it, or it was
+ * cancelled), or `unknown` (no such booking).
+ */
+export type ConfirmResult =
+  | { outcome: 'confirmed' | 'already-confirmed'; booking: DemoBooking }
+  | { outcome: 'expired' | 'unknown' };
+
+/**
+ * What the confirmation page shows for a confirm token at a time: the held demo with whether its
+ * hold has lapsed (it is then booked only if still free), the demo already confirmed, one no
+ * longer held (cancelled, or its time taken after the hold lapsed), or `invalid` (booking off, a
+ * bad or expired token, a booking deleted with its enquiry).
+ */
+export type ConfirmView =
+  | { kind: 'pending'; demo: BookedDemo; heldUntil: string; lapsed: boolean }
+  | { kind: 'confirmed' | 'released'; demo: BookedDemo }
+  | { kind: 'invalid' };
+
+/** What a confirmation post did, for the page it leads to. */
+export type ConfirmOutcome = 'confirmed' | 'expired' | 'invalid' | 'limited';
 
 /** An upcoming demo as `leads demos` lists it: the booking and its visitor. */
 export type UpcomingDemo = {

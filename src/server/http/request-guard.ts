@@ -11,13 +11,14 @@ import { readBytesWithin } from './read-body';
 /**
  * Pages whose forms post server actions: the contact form (and its booking step), the booking page
  * (fresh times after "slot gone"), the manage page (reschedule, cancel; docs/demo-booking.md), the
- * privacy-request form and its confirmation page (docs/operations.md), and every page of the
- * operator console (see isActionPath).
+ * confirmation page of a held booking, the privacy-request form and its confirmation page
+ * (docs/operations.md), and every page of the operator console (see isActionPath).
  */
 const ACTION_PATHS: ReadonlySet<string> = new Set([
   '/contact-us',
   '/contact-us/demo',
   '/contact-us/demo/manage',
+  '/contact-us/demo/confirm',
   '/privacy-requests',
   '/privacy-requests/confirm',
 ]);

@@ -1,7 +1,8 @@
 import '@test/quiet-logs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { jobs, leads, rateLimits } from '../db/schema';
+import { jobs, leads, privacyRequests, rateLimits } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { deps, formData, request } from '@test/enquiry';
@@ -11,6 +12,7 @@ import {
   exportLeadsCsv,
   listLeads,
   listSpam,
+  PRIVACY_TOMBSTONE_DAYS,
   purgeExpired,
   releaseSpam,
   retryFailedNotifications,
@@ -111,6 +113,37 @@ for (const backend of backends) {
       expect(await database.db.select().from(jobs)).toHaveLength(1);
       expect(await purgeExpired(database.db, 365, new Date(Date.now() + 2 * 86_400_000))).toBe(0);
       expect(await database.db.select().from(rateLimits)).toHaveLength(0);
+    });
+
+    it('keeps the tombstone of an answered privacy request 3 years, and an open request until it is answered', async () => {
+      const day = 86_400_000;
+      const now = Date.now();
+      const request = (reference: string, closedDaysAgo: number | null) => ({
+        id: randomUUID(),
+        reference,
+        kind: 'grievance' as const,
+        linkNonce: randomUUID(),
+        emailHash: 'hash',
+        status: closedDaysAgo === null ? ('open' as const) : ('closed' as const),
+        requestedAt: new Date(now - 2_000 * day),
+        verifiedAt: new Date(now - 2_000 * day),
+        dueAt: new Date(now - 1_910 * day),
+        closedAt: closedDaysAgo === null ? null : new Date(now - closedDaysAgo * day),
+      });
+      await database.db.delete(privacyRequests);
+      await database.db
+        .insert(privacyRequests)
+        .values([
+          request('PR-EXPIRED', PRIVACY_TOMBSTONE_DAYS + 1),
+          request('PR-RECENT', PRIVACY_TOMBSTONE_DAYS - 1),
+          request('PR-OPEN', null),
+        ]);
+      await purgeExpired(database.db, 365);
+      const kept = await database.db
+        .select({ reference: privacyRequests.reference })
+        .from(privacyRequests)
+        .orderBy(privacyRequests.reference);
+      expect(kept.map((row) => row.reference)).toEqual(['PR-OPEN', 'PR-RECENT']);
     });
 
     const quarantine = (values: Parameters<typeof formData>[0]) =>

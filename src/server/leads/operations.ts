@@ -3,7 +3,7 @@ import { and, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } fro
 import { containsPattern } from '@/lib/like-pattern';
 import { contactFields, contactLabels, type ContactField } from '@/lib/contact-fields';
 import type { Db } from '../db';
-import { auditLog, demoBookings, jobs, leads, rateLimits } from '../db/schema';
+import { auditLog, demoBookings, jobs, leads, privacyRequests, rateLimits } from '../db/schema';
 import { getEnv } from '../env';
 import { enqueueDeliveries, type DeliveryTargets } from '../contact/deliveries';
 import { acknowledgeFailed, dropJobsOf, requeueFailed } from '../queue/operations';
@@ -352,6 +352,12 @@ export async function releaseSpam(
   });
 }
 
+/**
+ * How long the tombstone of an answered privacy request is kept, in days (3 years): long enough to
+ * prove a request was honoured, stated in the privacy policy.
+ */
+export const PRIVACY_TOMBSTONE_DAYS = 3 * 365;
+
 /** How long each kind of enquiry is kept, in days. */
 export type Retention = { leadsDays: number; spamDays: number };
 
@@ -359,8 +365,9 @@ export type Retention = { leadsDays: number; spamDays: number };
  * Deletes enquiries (and their jobs) past their retention: leads (and released spam) after
  * `retention.leadsDays` (LEADS_RETENTION_DAYS), quarantined spam never released after
  * `retention.spamDays` (SPAM_RETENTION_DAYS); `retention` may be just the leads' days,
- * the spam's then coming from the environment. Also drops rate-limit counters older than a day.
- * Returns how many enquiries were deleted.
+ * the spam's then coming from the environment. Also drops rate-limit counters older than a day,
+ * audit rows older than the leads' retention and privacy-request tombstones closed more than
+ * PRIVACY_TOMBSTONE_DAYS ago. Returns how many enquiries were deleted.
  */
 export async function purgeExpired(
   db: Db,
@@ -397,5 +404,13 @@ export async function purgeExpired(
     .where(lt(rateLimits.windowStart, new Date(now.getTime() - 86_400_000)));
   // The audit log is kept as long as enquiries.
   await db.delete(auditLog).where(lt(auditLog.at, cutoff(leadsDays)));
+  await db
+    .delete(privacyRequests)
+    .where(
+      and(
+        eq(privacyRequests.status, 'closed'),
+        lt(privacyRequests.closedAt, cutoff(PRIVACY_TOMBSTONE_DAYS)),
+      ),
+    );
   return removed.length;
 }

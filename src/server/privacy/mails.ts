@@ -13,7 +13,7 @@ import { rightsFooter } from './footer';
  * confirmation of an erasure, and the acknowledgement of a request the team answers.
  */
 
-/** `LEADS_FROM`, the sender of every privacy e-mail (replies go to the site's address). */
+/** `LEADS_FROM`, the sender of every privacy e-mail (replies go to the Grievance Officer). */
 export type PrivacyMailFrom = { from: string };
 
 function message(
@@ -27,7 +27,7 @@ function message(
   return {
     from,
     to,
-    replyTo: site.email,
+    replyTo: { name: site.grievanceOfficer.name, address: site.grievanceOfficer.email },
     subject,
     messageId: `<privacy.${messageKey}@${domainOf(from)}>`,
     text: [...lines, '', footer.text].join('\n'),

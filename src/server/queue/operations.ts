@@ -53,3 +53,15 @@ export async function dropJobsOf(db: Db, owners: readonly string[]): Promise<num
     .returning({ id: jobs.id });
   return rows.length;
 }
+
+/**
+ * Deletes the sent jobs of `kind`, for a kind whose payload holds personal data that must not
+ * outlive its delivery; returns how many.
+ */
+export async function dropSentJobs(db: Db, kind: string): Promise<number> {
+  const rows = await db
+    .delete(jobs)
+    .where(and(eq(jobs.kind, kind), eq(jobs.status, 'sent')))
+    .returning({ id: jobs.id });
+  return rows.length;
+}

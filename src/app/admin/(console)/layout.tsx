@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { consoleNav, consoleText } from '@/content/console';
 import { requirePageOperator, consoleAuth } from '@/server/console/session';
 import { unreviewedSpamCount } from '@/server/console/views';
+import { mayHandlePrivacy, readPrivacySummary } from '@/server/privacy/requests';
 import { signOutAction } from '../actions';
 import { linkClass, secondaryButtonClass } from '../ui';
 
@@ -9,12 +10,18 @@ const signOut = signOutAction.bind(null, null);
 
 /**
  * The signed-in console's frame: who is signed in, the sections their role may open, the count of
- * spam waiting for review, and sign-out. Without a session it sends the browser to sign in.
+ * spam waiting for review, for admins the privacy requests due soon or overdue (when any), and
+ * sign-out. Without a session it sends the browser to sign in.
  */
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const operator = await requirePageOperator();
-  const { db } = await consoleAuth();
-  const spam = await unreviewedSpamCount(db);
+  const { db, env } = await consoleAuth();
+  const alertDays = env.PRIVACY_DUE_ALERT_DAYS;
+  const [spam, privacy] = await Promise.all([
+    unreviewedSpamCount(db),
+    mayHandlePrivacy(operator) ? readPrivacySummary(db, alertDays) : undefined,
+  ]);
+  const privacyDue = privacy ? privacy.dueSoon + privacy.overdue : 0;
   const sections = consoleNav.filter((item) => !item.adminOnly || operator.role === 'admin');
   return (
     <div className="flex min-w-0 flex-col gap-3">
@@ -31,6 +38,15 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
           </ul>
         </nav>
         <div className="flex flex-wrap items-center gap-2 text-sm">
+          {privacyDue > 0 && (
+            <Link
+              href="/admin/privacy"
+              prefetch={false}
+              className="rounded bg-amber-100 px-1 font-semibold text-amber-900"
+            >
+              {consoleText.privacyDue(privacyDue, alertDays)}
+            </Link>
+          )}
           <Link
             href="/admin/spam"
             prefetch={false}

@@ -16,6 +16,7 @@ import {
   buttonClass,
   Cell,
   DataTable,
+  EnquiryLink,
   inputClass,
   labelClass,
   linkClass,
@@ -129,13 +130,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
           {rows.map((row) => (
             <tr key={row.reference}>
               <Cell>
-                <Link
-                  href={`/admin/enquiries/${row.reference}`}
-                  prefetch={false}
-                  className={linkClass}
-                >
-                  {row.reference}
-                </Link>
+                <EnquiryLink reference={row.reference} />
               </Cell>
               <Cell className="whitespace-nowrap">
                 <Time at={row.createdAt} />

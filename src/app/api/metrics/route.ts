@@ -2,6 +2,7 @@ import { hasBearerToken } from '@/lib/security/bearer-token';
 import { getDatabase } from '@/server/db';
 import { readDeliverySummary } from '@/server/delivery/summary';
 import { getEnv } from '@/server/env';
+import { readPrivacySummary } from '@/server/privacy/requests';
 import { renderMetrics } from '@/server/metrics';
 
 export const dynamic = 'force-dynamic';
@@ -9,7 +10,7 @@ export const dynamic = 'force-dynamic';
 /**
  * Prometheus metrics, only for `Authorization: Bearer $METRICS_TOKEN`: 404 when
  * METRICS_TOKEN is unset (the route does not exist), 401 for a missing or wrong token. The
- * delivery gauges are left out when the database does not answer.
+ * delivery and privacy-request gauges are left out when the database does not answer.
  */
 export async function GET(request: Request): Promise<Response> {
   const token = getEnv().METRICS_TOKEN;
@@ -17,10 +18,14 @@ export async function GET(request: Request): Promise<Response> {
   if (!hasBearerToken(request.headers.get('authorization'), token)) {
     return new Response('Unauthorized', { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } });
   }
-  const summary = await getDatabase()
-    .then(({ db }) => readDeliverySummary(db))
-    .catch(() => undefined);
-  const { body, contentType } = await renderMetrics(summary);
+  const read = getDatabase();
+  const [summary, privacy] = await Promise.all([
+    read.then(({ db }) => readDeliverySummary(db)).catch(() => undefined),
+    read
+      .then(({ db }) => readPrivacySummary(db, getEnv().PRIVACY_DUE_ALERT_DAYS))
+      .catch(() => undefined),
+  ]);
+  const { body, contentType } = await renderMetrics(summary, privacy);
   return new Response(body, {
     headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' },
   });

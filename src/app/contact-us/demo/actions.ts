@@ -13,7 +13,8 @@ import { errorFacts, log } from '@/server/log';
 /**
  * The booking form's server action (a plain POST without JavaScript): books the chosen
  * time for the enquiry of the signed token, keeps the token in an http-only cookie scoped to
- * /contact-us/demo (never in the URL), and redirects there: the page shows the booked demo, or
+ * /contact-us/demo (never in the URL), and redirects there: the page shows the booked (or, with
+ * `DEMO_CONFIRM_EMAIL`, held) demo, or
  * fresh times with `?outcome=gone` when the time was just taken (`invalid` for a bad request,
  * `limited` past the client's booking limit, `email-cap` or `client-cap` past a cap of upcoming
  * demos, `unavailable` when the database failed); but for `gone`, `start` carries the chosen time
@@ -41,7 +42,7 @@ export async function bookDemoTime(_previous: string | null, formData: FormData)
     path: '/contact-us/demo',
     maxAge: BOOKING_TOKEN_MAX_AGE_MS / 1000,
   });
-  if (outcome === 'booked') redirect('/contact-us/demo');
+  if (outcome === 'booked' || outcome === 'held') redirect('/contact-us/demo');
   const query = new URLSearchParams({ outcome });
   if (outcome !== 'gone' && Number.isFinite(Date.parse(start))) query.set('start', start);
   redirect(`/contact-us/demo?${query}`);

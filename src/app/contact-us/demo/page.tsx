@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { connection } from 'next/server';
-import { CircleCheck } from 'lucide-react';
+import { CircleCheck, MailCheck } from 'lucide-react';
+import { heldNotice } from '@/content/demo-confirm';
 import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
 import { emailHref, phoneHref, site } from '@/content/site';
 import { BOOKING_COOKIE } from '@/server/demos/tokens';
@@ -34,9 +35,17 @@ async function loadStep(token: string | undefined): Promise<DemoStep> {
   }
 }
 
+/** Heading of the page for what it shows. */
+function headingOf(step: DemoStep): string {
+  if (step.kind === 'booked') return 'Your demo is booked';
+  if (step.kind === 'held') return heldNotice(step.heldUntil).heading;
+  return 'Book a demo';
+}
+
 /**
  * Where the booking form leads: the booked demo with its time in the provider's zone
- * (named, e.g. "11:30 IST") and, with JavaScript, in the visitor's; or fresh times when the chosen
+ * (named, e.g. "11:30 IST") and, with JavaScript, in the visitor's; with `DEMO_CONFIRM_EMAIL`,
+ * the held time and how to confirm it from the e-mail; or fresh times when the chosen
  * one was taken or a cap was reached (the notice says which; the time posted as `start` stays
  * chosen); or, without a valid booking token, how to reach the team. Not indexed.
  */
@@ -46,10 +55,25 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
   const step = await loadStep((await cookies()).get(BOOKING_COOKIE)?.value);
   return (
     <div className="mx-auto max-w-page px-2 py-4 sm:px-3 md:py-6">
-      <h1 className="text-4xl sm:text-5xl">
-        {step.kind === 'booked' ? 'Your demo is booked' : 'Book a demo'}
-      </h1>
+      <h1 className="text-4xl sm:text-5xl">{headingOf(step)}</h1>
       <div className="mt-3 max-w-3xl">
+        {step.kind === 'held' && (
+          <div className="rounded border border-amber-700 bg-amber-50 p-2 text-amber-950 sm:p-3">
+            <MailCheck aria-hidden="true" className="size-4" />
+            <p className="mt-1 text-lg" data-testid="held-time">
+              <strong>
+                {step.demo.day}, {step.demo.time}
+              </strong>{' '}
+              with {step.demo.hostName}.
+            </p>
+            <VisitorTime start={step.demo.start} />
+            {heldNotice(step.heldUntil).lines.map((line) => (
+              <p key={line} className="mt-1">
+                {line}
+              </p>
+            ))}
+          </div>
+        )}
         {step.kind === 'booked' && (
           <div className="rounded border border-brand-200 bg-brand-50 p-2 sm:p-3">
             <CircleCheck aria-hidden="true" className="size-4 text-brand-700" />

@@ -3,7 +3,11 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db';
 import { leads } from '../../db/schema';
 import { sameHost } from '../bookings';
-import { enqueueCancellationMails, enqueueDemoMails } from '../mails/mail-jobs';
+import {
+  enqueueCancellationMails,
+  enqueueConfirmationMail,
+  enqueueDemoMails,
+} from '../mails/mail-jobs';
 import type { BookingSettings, CancelledDemo, DemoBooking, DemoChange } from '../types';
 import { buildDemoEvent, enqueueDemoEvent } from '../webhook-events';
 
@@ -16,6 +20,8 @@ import { buildDemoEvent, enqueueDemoEvent } from '../webhook-events';
  *   to another host also sends the previous host a cancellation (`moved`);
  * - cancelled: cancellations (`METHOD:CANCEL`) to the visitor and the host, no reminder (the
  *   sender skips the reminders of older sequences);
+ * - held (`DEMO_CONFIRM_EMAIL`): only the visitor's request to confirm; no invitation, reminder
+ *   or event until the hold is confirmed (then announced as `booked`);
  * - when `settings.webhookUrls` is set, the `demo.booked`, `demo.rescheduled` or `demo.cancelled`
  *   event to each endpoint.
  */
@@ -26,6 +32,10 @@ export async function announceChange(
   now: number,
 ): Promise<void> {
   const { booking } = change;
+  if (change.kind === 'held') {
+    await enqueueConfirmationMail(tx, booking);
+    return;
+  }
   const snapshot = (of: DemoBooking, reason: CancelledDemo['reason']): CancelledDemo => ({
     hostEmail: of.hostEmail,
     startsAt: of.startsAt.toISOString(),

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { demoBookings } from '../../db/schema';
 import { findBooking, isChangeable, sameHost } from '../bookings';
 import { hostCalendars, hostsByLoad } from '../calendars';
+import { releaseLapsedHolds } from '../holds';
 import { hasRoomOnDay } from '../limits';
 import type { BookingSettings, ChangeResult } from '../types';
 import { rescheduleSlots } from '../views/slots';
@@ -16,10 +17,11 @@ import { announceChange } from './announce';
  * `sequence` + 1, and announceChange queues the updated invitations, the old
  * host's cancellation when the host changed, a fresh reminder and the `demo.rescheduled` event, in
  * one transaction per host tried. The partial unique index of live demos per host and start
- * refuses a time another booking took meanwhile (on any instance), and a host whose day already has
- * `maxPerDay` other demos, counted under that day's lock (limits.ts), is passed over: that host is
- * skipped, and when none is left the result is `slot-gone` with fresh times, the booking unchanged. A concurrent
- * change of the same booking makes this one update nothing (`slot-gone`).
+ * refuses a time another booking took meanwhile (on any instance; a lapsed hold there is released
+ * first, holds.ts), and a host whose day already has `maxPerDay` other demos, counted under that
+ * day's lock (limits.ts), is passed over: that host is skipped, and when none is left the result
+ * is `slot-gone` with fresh times, the booking unchanged. A concurrent change of the same booking
+ * makes this one update nothing (`slot-gone`).
  * @throws on database errors other than that refusal (nothing is then changed).
  */
 export async function rescheduleDemo(
@@ -42,8 +44,9 @@ export async function rescheduleDemo(
     for (const hostEmail of hosts) {
       try {
         const booking = await db.transaction(async (tx) => {
-          if (!(await hasRoomOnDay(tx, settings.rules, hostEmail, slot.start, bookingId)))
+          if (!(await hasRoomOnDay(tx, settings.rules, hostEmail, slot.start, now, bookingId)))
             return null;
+          await releaseLapsedHolds(tx, { hostEmail, start: slot.start }, now);
           const [updated] = await tx
             .update(demoBookings)
             .set({

@@ -22,6 +22,7 @@ import type {
   InvitationRecipient,
 } from '../types';
 import { buildCancellation } from './cancellation';
+import { buildConfirmationRequest } from './confirmation';
 import { buildInvitation } from './invitation';
 import { buildReminder } from './reminder';
 
@@ -47,7 +48,7 @@ export const demoMailJob = defineJob<DemoMailPayload>(
   'demo.mail',
   z.object({
     bookingId: z.uuid(),
-    mail: z.enum(['visitor', 'host', 'reminder', 'visitor-cancel', 'host-cancel']),
+    mail: z.enum(['visitor', 'host', 'reminder', 'visitor-cancel', 'host-cancel', 'confirm']),
     sequence: z.number().int(),
     cancelled: cancelledDemo.optional(),
   }),
@@ -89,6 +90,23 @@ export async function enqueueDemoMails(
 }
 
 /**
+ * Queues, in the hold's transaction, the e-mail asking the visitor to confirm the held `booking`
+ * (`DEMO_CONFIRM_EMAIL`), due now.
+ */
+export async function enqueueConfirmationMail(tx: Db, booking: DemoBooking): Promise<void> {
+  await enqueueDemoMail(tx, booking, { mail: 'confirm', sequence: booking.sequence });
+}
+
+/**
+ * The signed links the visitor's demo e-mails carry, built when the e-mail is sent: the manage
+ * page of a booking (by id), and the confirmation page of a held booking.
+ */
+export type DemoLinks = {
+  manage(bookingId: string): Promise<string>;
+  confirm(booking: DemoBooking): Promise<string>;
+};
+
+/**
  * Queues cancellation e-mails to `recipients` in the caller's transaction: the demo `cancelled`
  * (host, time, the change's sequence, reason) is frozen in each job's payload, so the e-mail
  * withdraws what was announced even after later changes.
@@ -109,24 +127,27 @@ export async function enqueueCancellationMails(
 
 /**
  * Runs `demo.mail` jobs: e-mails the invitation (buildInvitation), reminder (buildReminder) or
- * cancellation (buildCancellation, from the job's frozen demo) with `send`. An invitation or
+ * cancellation (buildCancellation, from the job's frozen demo) or the request to confirm a hold
+ * (buildConfirmationRequest, with `links.confirm`) with `send`. A request to confirm is skipped
+ * once its booking is no longer held or its hold has lapsed by `now()`. An invitation or
  * reminder is skipped when its booking is no longer live or has changed since it was queued (its
  * sequence is older than the booking's): a newer job announces the change; and when the demo has
  * started by `now()` (after an outage, say): an invitation to something already begun helps no
  * one. Each skip is logged by the worker with its reason (`job.skipped`). A job whose booking
- * was erased is skipped. The visitor's invitation and reminder carry the link `manageUrl` returns
- * for the booking id, when given. An e-mail to the visitor (invitation, reminder, cancellation) is
- * skipped when `suppressed` says the address asked to be erased or left alone (DPDP Act s.6(4);
- * by default the suppression list keyed with the generated site secret).
- * @throws JobFailure: permanent when a cancellation lacks its demo or the host is no longer in
- * `DEMO_HOSTS`; from `send` otherwise.
+ * was erased is skipped. The visitor's invitation and reminder carry the link `links.manage`
+ * returns for the booking id, when given. An e-mail to the visitor (invitation, reminder, request
+ * to confirm, cancellation) is skipped when `suppressed` says the address asked to be erased or
+ * left alone (DPDP Act s.6(4); by default the suppression list keyed with the generated site
+ * secret).
+ * @throws JobFailure: permanent when a cancellation lacks its demo, the host is no longer in
+ * `DEMO_HOSTS`, or a request to confirm has no `links`; from `send` otherwise.
  */
 export function sendDemoMail(
   db: Db,
   send: SendMail,
   addresses: InvitationAddresses,
   hosts: readonly DemoHost[],
-  manageUrl?: (bookingId: string) => Promise<string>,
+  links?: DemoLinks,
   now: () => number = Date.now,
   suppressed: (email: string) => Promise<boolean> = async (email) =>
     isSuppressed(db, addressHash(email, await getSiteSecret(db))),
@@ -165,6 +186,15 @@ export function sendDemoMail(
         facts,
         addresses,
       );
+    } else if (mail === 'confirm') {
+      if (booking.status !== 'held') return { skipped: 'demo no longer held' };
+      if ((booking.heldUntil?.getTime() ?? 0) <= now()) return { skipped: 'hold lapsed' };
+      if (!links) throw new JobFailure('no confirm link', true);
+      message = buildConfirmationRequest(
+        { booking, lead, host: hostOf(booking.hostEmail), domain },
+        addresses,
+        await links.confirm(booking),
+      );
     } else {
       if (booking.status !== 'booked') return { skipped: 'demo cancelled' };
       if (payload.sequence !== booking.sequence) return { skipped: 'demo changed since' };
@@ -174,7 +204,7 @@ export function sendDemoMail(
         lead,
         host: hostOf(booking.hostEmail),
         domain,
-        manageUrl: mail === 'host' ? undefined : await manageUrl?.(booking.id),
+        manageUrl: mail === 'host' ? undefined : await links?.manage(booking.id),
       };
       message =
         mail === 'reminder'

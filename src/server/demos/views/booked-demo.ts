@@ -1,11 +1,13 @@
 import 'server-only';
 import { formatDay, formatTime } from '@/lib/demo/display';
-import type { Env } from '../../env';
 import { sameHost } from '../bookings';
-import type { BookedDemo, DemoBooking } from '../types';
+import type { BookedDemo, DemoBooking, DemoHost } from '../types';
+
+/** What showing a booking reads of the environment: the hosts and the provider's zone. */
+export type DemoDisplayEnv = { DEMO_HOSTS: readonly DemoHost[]; DEMO_TIMEZONE: string };
 
 /** A booking as the pages show it: its time in `DEMO_TIMEZONE` and its host from `DEMO_HOSTS`. */
-export function bookedDemoOf(booking: DemoBooking, env: Env): BookedDemo {
+export function bookedDemoOf(booking: DemoBooking, env: DemoDisplayEnv): BookedDemo {
   const host = env.DEMO_HOSTS.find((candidate) => sameHost(candidate.email, booking.hostEmail));
   const at = booking.startsAt.getTime();
   return {

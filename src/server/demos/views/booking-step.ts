@@ -1,11 +1,12 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
+import { formatTime } from '@/lib/demo/display';
 import { offerDays, type BookingOffer } from '@/lib/demo/offer';
 import { getDatabase, type Db } from '../../db';
 import { leads } from '../../db/schema';
 import { getEnv, type Env } from '../../env';
 import { getSiteSecret } from '../../security/site-secret';
-import { liveBooking } from '../bookings';
+import { currentBooking } from '../bookings';
 import { upcomingOfEmail } from '../limits';
 import { bookingSettings, isBookingOn } from '../rules';
 import { issueBookingToken, verifyBookingToken } from '../tokens';
@@ -54,19 +55,29 @@ export async function bookingOfferFor(reference: string): Promise<BookingOffer |
 }
 
 /**
- * What the booking page shows for the booking token `token`: the enquiry's live demo, else fresh
+ * What the booking page shows for the booking token `token` at `now` (ms): the enquiry's live
+ * demo, or its hold (`DEMO_CONFIRM_EMAIL`) with the time it lapses, else fresh
  * times (with the same token, dated at the enquiry) and the earliest upcoming demo of the same
  * e-mail address; `none` when booking is off or the token is invalid or expired, or the
  * enquiry is quarantined or gone.
  * @throws on database errors.
  */
-export async function demoStep(token: string | undefined): Promise<DemoStep> {
+export async function demoStep(
+  token: string | undefined,
+  now: number = Date.now(),
+): Promise<DemoStep> {
   const env = getEnv();
   if (!isBookingOn(env) || !token) return { kind: 'none' };
   const { db } = await getDatabase();
   const leadId = verifyBookingToken(token, await getSiteSecret(db, env.FORM_SECRET));
   if (!leadId) return { kind: 'none' };
-  const booking = await liveBooking(db, leadId);
+  const booking = await currentBooking(db, leadId, now);
+  if (booking?.status === 'held')
+    return {
+      kind: 'held',
+      demo: bookedDemoOf(booking, env),
+      heldUntil: formatTime(booking.heldUntil!.getTime(), env.DEMO_TIMEZONE),
+    };
   if (booking) return { kind: 'booked', demo: bookedDemoOf(booking, env) };
   const [lead] = await db
     .select({
@@ -79,7 +90,7 @@ export async function demoStep(token: string | undefined): Promise<DemoStep> {
     .from(leads)
     .where(eq(leads.id, leadId));
   if (!lead || lead.verdict === 'spam') return { kind: 'none' };
-  const [emailDemo] = await upcomingOfEmail(db, lead.email, Date.now());
+  const [emailDemo] = await upcomingOfEmail(db, lead.email, now);
   return {
     kind: 'offer',
     offer: await offerFor(db, env, lead),

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { consoleAuth, requirePageOperator } from '@/server/console/session';
 import { listDemos } from '@/server/console/views';
 import { cancelDemoAction } from '../../actions';
@@ -7,9 +6,9 @@ import {
   buttonClass,
   Cell,
   DataTable,
+  EnquiryLink,
   inputClass,
   labelClass,
-  linkClass,
   Notice,
   PageHeading,
   secondaryButtonClass,
@@ -82,13 +81,7 @@ export default async function DemosPage({ searchParams }: DemosPageProps) {
               <Cell>{demo.visitor}</Cell>
               <Cell>{demo.organization}</Cell>
               <Cell>
-                <Link
-                  href={`/admin/enquiries/${demo.reference}`}
-                  prefetch={false}
-                  className={linkClass}
-                >
-                  {demo.reference}
-                </Link>
+                <EnquiryLink reference={demo.reference} />
               </Cell>
               <Cell>
                 {demo.status === 'booked' && when === 'upcoming' ? (

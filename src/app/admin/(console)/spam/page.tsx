@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { spamReasonText } from '@/content/console';
 import { consoleAuth, requirePageOperator } from '@/server/console/session';
 import { listSpam } from '@/server/leads/operations';
 import { releaseAction } from '../../actions';
-import { buttonClass, Cell, DataTable, linkClass, Notice, PageHeading, Time } from '../../ui';
+import { buttonClass, Cell, DataTable, EnquiryLink, Notice, PageHeading, Time } from '../../ui';
 
 export const metadata: Metadata = { title: 'Spam' };
 
@@ -50,13 +49,7 @@ export default async function SpamPage({
                   />
                 </Cell>
                 <Cell>
-                  <Link
-                    href={`/admin/enquiries/${row.reference}`}
-                    prefetch={false}
-                    className={linkClass}
-                  >
-                    {row.reference}
-                  </Link>
+                  <EnquiryLink reference={row.reference} />
                 </Cell>
                 <Cell className="whitespace-nowrap">
                   <Time at={row.createdAt} />

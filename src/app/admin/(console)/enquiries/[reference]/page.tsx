@@ -7,6 +7,8 @@ import { consoleAuth, requirePageOperator } from '@/server/console/session';
 import { viewEnquiry } from '@/server/console/views';
 import { bookingSettings } from '@/server/demos/rules';
 import { isChangeable } from '@/server/demos/bookings';
+import { isHeldAt } from '@/server/demos/holds';
+import type { DemoBooking } from '@/server/demos/types';
 import { rescheduleSlots } from '@/server/demos/views/slots';
 import { bookedDemoOf } from '@/server/demos/views/booked-demo';
 import { errorFacts, log } from '@/server/log';
@@ -55,6 +57,17 @@ function channelOf(kind: string, target: string): string {
   if (kind.endsWith('.webhook')) return `Webhook ${target}`;
   if (kind === 'demo.mail') return `Demo e-mail (${target})`;
   return kind;
+}
+
+/**
+ * A demo's state at `now` (ms), in words: booked (upcoming), past (started or over), held (waiting
+ * for the visitor's e-mailed confirmation), expired (a hold past its time) or cancelled.
+ */
+function demoState(demo: DemoBooking, now: number): string {
+  if (demo.status === 'booked') return isChangeable(demo, now) ? 'booked' : 'past';
+  if (demo.status === 'held')
+    return isHeldAt(demo, now) ? 'held until the visitor confirms by e-mail' : 'expired';
+  return demo.status;
 }
 
 /**
@@ -197,11 +210,7 @@ export default async function EnquiryPage({ params, searchParams }: EnquiryPageP
             return (
               <li key={demo.id}>
                 {shown.day}, {shown.time} with {shown.hostName} ({demo.hostEmail}):{' '}
-                {demo.status === 'cancelled'
-                  ? 'cancelled'
-                  : isChangeable(demo, now)
-                    ? 'booked'
-                    : 'held'}
+                {demoState(demo, now)}
               </li>
             );
           })}
