@@ -9,6 +9,7 @@ import { getEnv, type Env } from './env';
 import { installPeerAddressHeader } from './http/peer-address';
 import { errorFacts, log } from './log';
 import { purgeExpired } from './leads/operations';
+import { forgetSentLinks } from './privacy/link-job';
 import { forgetSentReplies } from './privacy/reply';
 import { jobHandlers } from './jobs';
 import { startQueueWorker, stopQueueWorker } from './queue/runtime';
@@ -100,6 +101,11 @@ function startDatabaseWork(
       );
     forgetSentReplies(database.db)
       .then((count) => log.info({ event: 'privacy.replies_forgotten', count }))
+      .catch((error: unknown) =>
+        log.error({ event: 'privacy.forget_failed', error: errorFacts(error) }),
+      );
+    forgetSentLinks(database.db)
+      .then((count) => log.info({ event: 'privacy.links_forgotten', count }))
       .catch((error: unknown) =>
         log.error({ event: 'privacy.forget_failed', error: errorFacts(error) }),
       );

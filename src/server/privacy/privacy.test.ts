@@ -20,7 +20,7 @@ import {
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
 import { startWebhookReceiver, type TestWebhookReceiver } from '@test/webhook-receiver';
 import { submitEnquiry } from '../contact/submit';
-import { leads, privacyRequests, suppressions } from '../db/schema';
+import { jobs, leads, privacyRequests, suppressions } from '../db/schema';
 import { bookDemo } from '../demos/commands/book';
 import { demoMailJob, sendDemoMail } from '../demos/mails/mail-jobs';
 import { createSmtpSender } from '../email/transport';
@@ -33,7 +33,7 @@ import { confirmPrivacyRequest } from './confirm';
 import type { PersonData } from './copy';
 import { honourPrivacyRequest } from './honour';
 import { honourJob } from './honour-job';
-import { privacyLinkJob, sendPrivacyLink } from './link-job';
+import { forgetSentLinks, privacyLinkJob, sendPrivacyLink } from './link-job';
 import { isSuppressed } from './suppression';
 import { leadErasedWebhookJob, postLeadErased } from './webhook';
 
@@ -282,6 +282,11 @@ for (const backend of backends) {
         expect(await database.db.select().from(leads).where(eq(leads.id, leadId))).toHaveLength(1);
         expect(await database.db.select().from(privacyRequests)).toHaveLength(2);
         expect(await database.db.select().from(suppressions)).toEqual([]);
+        // The daily purge forgets the links sent (their tokens encode the address).
+        expect(await forgetSentLinks(database.db)).toBeGreaterThanOrEqual(1);
+        expect(
+          await database.db.select().from(jobs).where(eq(jobs.kind, privacyLinkJob.name)),
+        ).toEqual([]);
       });
 
       it('erases on request: the demo cancelled first, lead.erased signed, nothing left in clear, later demo e-mails suppressed', async () => {
