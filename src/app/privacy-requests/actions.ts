@@ -22,8 +22,13 @@ export async function askPrivacyLink(
  * The confirmation page's button: confirms the request of the link's token (a POST: opening the
  * link changes nothing) and returns to the page with the outcome (`confirmed` with the request's
  * reference, `used`, `expired`, `invalid`, `unavailable`): POST, then GET, without JavaScript.
+ * Bound to `null` by the page, so that, like every action of the site, it takes two arguments (the
+ * shape the request guard admits, src/lib/security/action-form.ts).
  */
-export async function confirmPrivacyRequestAction(formData: FormData): Promise<never> {
+export async function confirmPrivacyRequestAction(
+  _bound: null,
+  formData: FormData,
+): Promise<never> {
   let query: Record<string, string>;
   try {
     const result = await confirmPrivacyLink(formData.get('token'));

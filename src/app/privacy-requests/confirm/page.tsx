@@ -5,6 +5,8 @@ import { CtaButton } from '@/components/ui/cta';
 import { privacyRequestTexts } from '@/content/privacy';
 import { confirmPrivacyRequestAction } from '../actions';
 
+const confirmRequest = confirmPrivacyRequestAction.bind(null, null);
+
 /**
  * Not indexed, and other sites learn at most the origin from it: the address carries the link's
  * token (`strict-origin`, not `no-referrer`, under which browsers send the form's POST with
@@ -62,7 +64,7 @@ export default async function ConfirmPrivacyRequestPage({ searchParams }: Confir
             </Link>
           </p>
         ) : token ? (
-          <form action={confirmPrivacyRequestAction} className="grid gap-2">
+          <form action={confirmRequest} className="grid gap-2">
             <p className="text-lg text-slate-700">
               Press the button to confirm the request you made with this e-mail address.
             </p>
