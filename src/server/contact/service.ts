@@ -4,7 +4,7 @@ import type { ContactFormState } from '@/lib/contact-schema';
 import { refererPath } from '@/lib/enquiry-context';
 import { getDatabase } from '../db';
 import { getEnv } from '../env';
-import { clientAddress } from '../http/client-address';
+import { addressedHost, formPostFacts, formRateLimit, siteOrigins } from '../http/form-post';
 import { errorFacts, log } from '../log';
 import { nudgeQueueWorker } from '../queue/runtime';
 import { createFormChallenge } from './altcha';
@@ -40,8 +40,10 @@ export async function contactPageSettings(): Promise<{
  */
 export function sourcePageOf(headers: Headers): string | null {
   const siteUrl = getEnv().SITE_URL;
-  const host = headers.get('x-forwarded-host') ?? headers.get('host');
-  return refererPath(headers.get('referer'), [host, siteUrl ? new URL(siteUrl).host : null]);
+  return refererPath(headers.get('referer'), [
+    addressedHost(headers),
+    siteUrl ? new URL(siteUrl).host : null,
+  ]);
 }
 
 /**
@@ -55,23 +57,15 @@ export async function submitContactForm(
   try {
     const env = getEnv();
     const { db } = await getDatabase();
-    return await submitEnquiry(
-      formData,
-      {
-        origin: headers.get('origin'),
-        host: headers.get('x-forwarded-host') ?? headers.get('host'),
-        clientAddress: clientAddress(headers, env.TRUST_PROXY),
-      },
-      {
-        db,
-        secret: await getSiteSecret(db, env.FORM_SECRET),
-        rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 },
-        spamMaxPerHour: env.SPAM_MAX_PER_HOUR,
-        allowedOrigins: env.SITE_URL ? [new URL(env.SITE_URL).origin] : [],
-        onStored: nudgeQueueWorker,
-        deliveries: { webhookUrls: env.WEBHOOK_URLS },
-      },
-    );
+    return await submitEnquiry(formData, formPostFacts(headers, env), {
+      db,
+      secret: await getSiteSecret(db, env.FORM_SECRET),
+      rateLimit: formRateLimit(env),
+      spamMaxPerHour: env.SPAM_MAX_PER_HOUR,
+      allowedOrigins: siteOrigins(env),
+      onStored: nudgeQueueWorker,
+      deliveries: { webhookUrls: env.WEBHOOK_URLS },
+    });
   } catch (error) {
     log.error({ event: 'enquiry.store_failed', error: errorFacts(error) });
     return {

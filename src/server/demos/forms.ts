@@ -4,6 +4,7 @@ import { getDatabase, type Db } from '../db';
 import { leads } from '../db/schema';
 import { getEnv, type Env } from '../env';
 import { hashClientAddress } from '../http/client-address';
+import { formRateLimit } from '../http/form-post';
 import { log } from '../log';
 import { nudgeQueueWorker } from '../queue/runtime';
 import { consumeRateLimit } from '../rate-limit';
@@ -38,9 +39,8 @@ export async function consumeBookingLimit(
   secret: string,
   clientAddress: string,
 ): Promise<boolean> {
-  const limit = { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 };
   const key = `demo:${hashClientAddress(clientAddress, secret)}`;
-  return consumeRateLimit(db, key, limit, new Date());
+  return consumeRateLimit(db, key, formRateLimit(env), new Date());
 }
 
 /**

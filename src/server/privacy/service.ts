@@ -3,7 +3,7 @@ import { privacyRequestTexts } from '@/content/privacy';
 import { readPrivacyValues, type PrivacyFormState } from '@/lib/privacy-request-schema';
 import { getDatabase } from '../db';
 import { getEnv } from '../env';
-import { clientAddress } from '../http/client-address';
+import { formPostFacts, formRateLimit, siteOrigins } from '../http/form-post';
 import { errorFacts, log } from '../log';
 import { nudgeQueueWorker } from '../queue/runtime';
 import { getSiteSecret } from '../security/site-secret';
@@ -26,21 +26,13 @@ export async function requestPrivacyLink(
   try {
     const env = getEnv();
     const { db } = await getDatabase();
-    return await askForPrivacyLink(
-      formData,
-      {
-        origin: headers.get('origin'),
-        host: headers.get('x-forwarded-host') ?? headers.get('host'),
-        clientAddress: clientAddress(headers, env.TRUST_PROXY),
-      },
-      {
-        db,
-        secret: await getSiteSecret(db, env.FORM_SECRET),
-        rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 },
-        allowedOrigins: env.SITE_URL ? [new URL(env.SITE_URL).origin] : [],
-        onQueued: nudgeQueueWorker,
-      },
-    );
+    return await askForPrivacyLink(formData, formPostFacts(headers, env), {
+      db,
+      secret: await getSiteSecret(db, env.FORM_SECRET),
+      rateLimit: formRateLimit(env),
+      allowedOrigins: siteOrigins(env),
+      onQueued: nudgeQueueWorker,
+    });
   } catch (error) {
     log.error({ event: 'privacy.ask_failed', error: errorFacts(error) });
     return {
