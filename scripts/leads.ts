@@ -10,7 +10,7 @@
  *                             sent (by the running site), receivers get lead.erased, the address
  *                             is suppressed; recorded as a privacy request (tombstone) and audited
  *   retry [reference]         re-queue failed deliveries (e-mails and webhooks), all or one enquiry's
- *   ack <reference>           acknowledge an enquiry's failed deliveries: they stop the delivery alarm
+ *   ack <reference>           acknowledge the failed deliveries of an enquiry or privacy request
  *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365) and
  *                             spam never released older than SPAM_RETENTION_DAYS (default 30)
  *   demos                     upcoming demos: reference, time (DEMO_TIMEZONE and UTC), host, visitor
@@ -206,13 +206,13 @@ program
 program
   .command('ack')
   .description(
-    "acknowledge an enquiry's failed deliveries: they stay failed but no longer ring the delivery alarm",
+    "acknowledge the failed deliveries of an enquiry or a privacy request: they stay failed but no longer ring the delivery alarm",
   )
-  .argument('<reference>', 'the enquiry (e.g. NH-7K3P9QXD2M)')
+  .argument('<reference>', 'the enquiry (e.g. NH-7K3P9QXD2M) or privacy request (PR-…)')
   .action((reference: string) =>
     withDatabase(async ({ db }) => {
       const count = await acknowledgeDeliveries(db, CLI_ACTOR, reference);
-      if (count === null) throw new Error(`No enquiry ${reference}.`);
+      if (count === null) throw new Error(`No enquiry or privacy request ${reference}.`);
       console.log(`Acknowledged ${count} failed notifications of ${reference.toUpperCase()}.`);
     }),
   );

@@ -8,6 +8,7 @@ import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@te
 import { deps, formData, request } from '@test/enquiry';
 import { csvCell } from './csv';
 import {
+  acknowledgeFailedNotifications,
   deleteLeadsByEmail,
   exportLeadsCsv,
   listLeads,
@@ -144,6 +145,37 @@ for (const backend of backends) {
         .from(privacyRequests)
         .orderBy(privacyRequests.reference);
       expect(kept.map((row) => row.reference)).toEqual(['PR-OPEN', 'PR-RECENT']);
+    });
+
+    it('acknowledges and retries the failed deliveries of a privacy request by its reference', async () => {
+      const requestId = randomUUID();
+      await database.db.delete(privacyRequests);
+      await database.db.insert(privacyRequests).values({
+        id: requestId,
+        reference: 'PR-ACKNOWLEDGE',
+        kind: 'grievance',
+        linkNonce: randomUUID(),
+        emailHash: 'hash',
+        status: 'closed',
+        requestedAt: new Date(),
+        verifiedAt: new Date(),
+        dueAt: new Date(Date.now() + 90 * 86_400_000),
+        closedAt: new Date(),
+      });
+      await database.db.insert(jobs).values({
+        id: randomUUID(),
+        kind: 'privacy.reply',
+        payload: {},
+        dedupeKey: `privacy.reply:${requestId}`,
+        owner: requestId,
+        status: 'failed',
+        lastError: 'Error 550',
+      });
+      expect(await acknowledgeFailedNotifications(database.db, ' pr-acknowledge ')).toBe(1);
+      expect(await acknowledgeFailedNotifications(database.db, 'PR-ACKNOWLEDGE')).toBe(0);
+      expect(await acknowledgeFailedNotifications(database.db, 'PR-NOSUCHONE')).toBeNull();
+      expect(await retryFailedNotifications(database.db, 'PR-ACKNOWLEDGE')).toBe(1);
+      expect(await database.db.select().from(jobs)).toMatchObject([{ status: 'pending' }]);
     });
 
     const quarantine = (values: Parameters<typeof formData>[0]) =>

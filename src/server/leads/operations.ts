@@ -253,34 +253,41 @@ export async function leadsFrom(db: Db, email: string): Promise<ErasedLead[]> {
 }
 
 /** The id of the enquiry `reference` (any case), or undefined when there is none. */
-async function leadIdOf(db: Db, reference: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ id: leads.id })
-    .from(leads)
-    .where(eq(leads.reference, reference.trim().toUpperCase()));
-  return row?.id;
+/**
+ * The owner of the deliveries quoted by `reference`: an enquiry (`NH-…`) or a privacy request
+ * (`PR-…`, its link, acknowledgement, reply and `lead.erased` jobs); undefined when neither exists.
+ */
+async function deliveryOwnerOf(db: Db, reference: string): Promise<string | undefined> {
+  const wanted = reference.trim().toUpperCase();
+  const [lead] = await db.select({ id: leads.id }).from(leads).where(eq(leads.reference, wanted));
+  if (lead) return lead.id;
+  const [request] = await db
+    .select({ id: privacyRequests.id })
+    .from(privacyRequests)
+    .where(eq(privacyRequests.reference, wanted));
+  return request?.id;
 }
 
 /**
- * Re-queues failed deliveries for immediate delivery: every one, or those of the enquiry
- * `reference`. Returns how many, or null when no enquiry has that reference.
+ * Re-queues failed deliveries for immediate delivery: every one, or those of the enquiry or
+ * privacy request `reference`. Returns how many, or null when nothing has that reference.
  */
 export async function retryFailedNotifications(db: Db, reference?: string): Promise<number | null> {
   if (reference === undefined) return requeueFailed(db);
-  const id = await leadIdOf(db, reference);
+  const id = await deliveryOwnerOf(db, reference);
   return id ? requeueFailed(db, { owners: [id] }) : null;
 }
 
 /**
- * Acknowledges the failed deliveries of the enquiry `reference` (an operator has seen them: they
- * stop ringing the delivery alarm, and stay listed as failed). Returns how many were newly
- * acknowledged, or null when no enquiry has that reference.
+ * Acknowledges the failed deliveries of the enquiry or privacy request `reference` (an operator
+ * has seen them: they stop ringing the delivery alarm, and stay listed as failed). Returns how
+ * many were newly acknowledged, or null when nothing has that reference.
  */
 export async function acknowledgeFailedNotifications(
   db: Db,
   reference: string,
 ): Promise<number | null> {
-  const id = await leadIdOf(db, reference);
+  const id = await deliveryOwnerOf(db, reference);
   return id ? acknowledgeFailed(db, { owners: [id] }) : null;
 }
 
