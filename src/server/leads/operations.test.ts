@@ -2,7 +2,7 @@ import '@test/quiet-logs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { jobs, leads, privacyRequests, rateLimits } from '../db/schema';
+import { demoBookings, jobs, leads, privacyRequests, rateLimits } from '../db/schema';
 import { submitEnquiry } from '../contact/submit';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { deps, formData, request } from '@test/enquiry';
@@ -145,6 +145,28 @@ for (const backend of backends) {
         .from(privacyRequests)
         .orderBy(privacyRequests.reference);
       expect(kept.map((row) => row.reference)).toEqual(['PR-OPEN', 'PR-RECENT']);
+    });
+
+    it('forgets the client hash of a demo once it is over, and keeps it for an upcoming one', async () => {
+      await submit({ subject: 'booked' });
+      const [lead] = await database.db.select().from(leads);
+      const hour = 3_600_000;
+      const booking = (startsIn: number) => ({
+        id: randomUUID(),
+        leadId: lead!.id,
+        hostEmail: `host${startsIn}@nirmaya.example`,
+        startsAt: new Date(Date.now() + startsIn * hour),
+        endsAt: new Date(Date.now() + (startsIn + 1) * hour),
+        status: 'cancelled' as const,
+        clientHash: 'client-hash',
+      });
+      await database.db.insert(demoBookings).values([booking(-3), booking(24)]);
+      await purgeExpired(database.db, 365);
+      const rows = await database.db
+        .select({ startsAt: demoBookings.startsAt, clientHash: demoBookings.clientHash })
+        .from(demoBookings)
+        .orderBy(demoBookings.startsAt);
+      expect(rows.map((row) => row.clientHash)).toEqual([null, 'client-hash']);
     });
 
     it('acknowledges and retries the failed deliveries of a privacy request by its reference', async () => {

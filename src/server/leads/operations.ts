@@ -1,5 +1,18 @@
 import 'server-only';
-import { and, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { containsPattern } from '@/lib/like-pattern';
 import { contactFields, contactLabels, type ContactField } from '@/lib/contact-fields';
 import type { Db } from '../db';
@@ -187,7 +200,12 @@ export type EraseOptions = {
 };
 
 /** An enquiry being erased: its id and reference. */
-export type ErasedLead = { id: string; reference: string };
+export type ErasedLead = {
+  id: string;
+  reference: string;
+  /** Whether its deliveries were ever queued: a lead, or quarantined spam an operator released. */
+  delivered: boolean;
+};
 
 /** What deleteLeadsByEmail did. */
 export type EraseResult =
@@ -244,10 +262,14 @@ export async function deleteLeadsByEmail(
   });
 }
 
-/** The enquiries from `email` (compared case-insensitively, trimmed): id and reference. */
+/** The enquiries from `email` (compared case-insensitively, trimmed): id, reference, delivered. */
 export async function leadsFrom(db: Db, email: string): Promise<ErasedLead[]> {
   return db
-    .select({ id: leads.id, reference: leads.reference })
+    .select({
+      id: leads.id,
+      reference: leads.reference,
+      delivered: sql<boolean>`(${leads.verdict} = 'lead' OR ${leads.releasedAt} IS NOT NULL)`,
+    })
     .from(leads)
     .where(eq(sql`lower(${leads.email})`, email.trim().toLowerCase()));
 }
@@ -373,6 +395,7 @@ export type Retention = { leadsDays: number; spamDays: number };
  * `retention.leadsDays` (LEADS_RETENTION_DAYS), quarantined spam never released after
  * `retention.spamDays` (SPAM_RETENTION_DAYS); `retention` may be just the leads' days,
  * the spam's then coming from the environment. Also drops rate-limit counters older than a day,
+ * the client hash of demos that are over,
  * audit rows older than the leads' retention and privacy-request tombstones closed more than
  * PRIVACY_TOMBSTONE_DAYS ago. Returns how many enquiries were deleted.
  */
@@ -409,6 +432,12 @@ export async function purgeExpired(
   await db
     .delete(rateLimits)
     .where(lt(rateLimits.windowStart, new Date(now.getTime() - 86_400_000)));
+  // The client hash of a booking serves only the cap of upcoming demos per client: forgotten once
+  // the demo is over.
+  await db
+    .update(demoBookings)
+    .set({ clientHash: null })
+    .where(and(lt(demoBookings.endsAt, now), isNotNull(demoBookings.clientHash)));
   // The audit log is kept as long as enquiries.
   await db.delete(auditLog).where(lt(auditLog.at, cutoff(leadsDays)));
   await db

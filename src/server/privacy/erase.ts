@@ -104,7 +104,8 @@ export async function eraseAddress(
           reference,
         }));
       if (!request) throw new Error('The privacy request could not be recorded.');
-      for (const lead of erasing)
+      // Receivers only ever got delivered enquiries: quarantined spam is erased without an event.
+      for (const lead of erasing.filter((each) => each.delivered))
         await enqueueLeadErased(tx, lead.reference, deps.webhookUrls, request.id, now);
       await suppress(tx, emailHash, subject.kind, now);
       await scrubAudit(tx, subject.email);

@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { deps, formData, request } from '@test/enquiry';
 import { submitEnquiry } from '../contact/submit';
-import { auditLog, leads, privacyRequests, suppressions } from '../db/schema';
+import { auditLog, jobs, leads, privacyRequests, suppressions } from '../db/schema';
 import { getSiteSecret } from '../security/site-secret';
 import { addressHash } from './address-hash';
+import { eraseAddress } from './erase';
 import { erasePersonOf } from './operator';
+import { leadErasedWebhookJob } from './webhook';
 
 const admin = { email: 'priya@nirmaya.example', role: 'admin' as const };
 
@@ -61,6 +63,28 @@ for (const backend of backends) {
             },
           ]),
         );
+      });
+
+      it('tells the webhook receivers of the delivered enquiries only, not of quarantined spam they never got', async () => {
+        const email = 'ravi@clinic.example';
+        await submitEnquiry(formData({ email }), request(), deps(database.db));
+        await submitEnquiry(formData({ email }, { honeypot: 'x' }), request(), deps(database.db));
+        const held = await database.db.select().from(leads).where(eq(leads.email, email));
+        expect(held.map((lead) => lead.verdict).sort()).toEqual(['lead', 'spam']);
+        const secret = await getSiteSecret(database.db);
+        const result = await eraseAddress(
+          database.db,
+          { secret, webhookUrls: ['https://crm.example/hook'] },
+          { email, kind: 'erase', actor: admin },
+        );
+        expect(result).toMatchObject({ outcome: 'erased', enquiries: 2 });
+        const events = await database.db
+          .select({ payload: jobs.payload })
+          .from(jobs)
+          .where(eq(jobs.kind, leadErasedWebhookJob.name));
+        const delivered = held.find((lead) => lead.verdict === 'lead')!.reference;
+        expect(JSON.stringify(events)).toContain(delivered);
+        expect(events).toHaveLength(1);
       });
     },
   );
