@@ -206,7 +206,7 @@ program
 program
   .command('ack')
   .description(
-    "acknowledge the failed deliveries of an enquiry or a privacy request: they stay failed but no longer ring the delivery alarm",
+    'acknowledge the failed deliveries of an enquiry or a privacy request: they stay failed but no longer ring the delivery alarm',
   )
   .argument('<reference>', 'the enquiry (e.g. NH-7K3P9QXD2M) or privacy request (PR-…)')
   .action((reference: string) =>
