@@ -10,7 +10,7 @@ import type { DemoStep } from '@/server/demos/types';
 import { demoStep } from '@/server/demos/views/booking-step';
 import { errorFacts, log } from '@/server/log';
 import { BookingForm } from './_components/booking-form';
-import { VisitorTime } from './_components/visitor-time';
+import { DemoTimeCard } from './_components/demo-time-card';
 
 export const metadata: Metadata = { title: 'Book a demo', robots: { index: false, follow: false } };
 
@@ -58,32 +58,16 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
       <h1 className="text-4xl sm:text-5xl">{headingOf(step)}</h1>
       <div className="mt-3 max-w-3xl">
         {step.kind === 'held' && (
-          <div className="rounded border border-amber-700 bg-amber-50 p-2 text-amber-950 sm:p-3">
-            <MailCheck aria-hidden="true" className="size-4" />
-            <p className="mt-1 text-lg" data-testid="held-time">
-              <strong>
-                {step.demo.day}, {step.demo.time}
-              </strong>{' '}
-              with {step.demo.hostName}.
-            </p>
-            <VisitorTime start={step.demo.start} />
+          <DemoTimeCard demo={step.demo} tone="held" icon={MailCheck}>
             {heldNotice(step.heldUntil).lines.map((line) => (
               <p key={line} className="mt-1">
                 {line}
               </p>
             ))}
-          </div>
+          </DemoTimeCard>
         )}
         {step.kind === 'booked' && (
-          <div className="rounded border border-brand-200 bg-brand-50 p-2 sm:p-3">
-            <CircleCheck aria-hidden="true" className="size-4 text-brand-700" />
-            <p className="mt-1 text-lg" data-testid="booked-time">
-              <strong>
-                {step.demo.day}, {step.demo.time}
-              </strong>{' '}
-              with {step.demo.hostName}.
-            </p>
-            <VisitorTime start={step.demo.start} />
+          <DemoTimeCard demo={step.demo} tone="booked" icon={CircleCheck}>
             <p className="mt-1">
               An invitation with the meeting link is on its way to your e-mail address.
               {step.demo.meetingUrl && (
@@ -103,7 +87,7 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
             <p className="mt-1">
               To move or cancel the demo, open the link in that e-mail: no account needed.
             </p>
-          </div>
+          </DemoTimeCard>
         )}
         {step.kind === 'offer' && (
           <BookingForm
