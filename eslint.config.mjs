@@ -10,7 +10,7 @@ const config = [
   // (`push(...x)`, `Math.max(...x)`) throws RangeError past V8's argument limit, so it copies and
   // merges by loop (docs/demo-booking.md, hostile calendars).
   {
-    files: ['src/server/demos/**', 'src/lib/demo/**', 'src/app/contact-us/demo/**'],
+    files: ['src/server/features/demos/**', 'src/lib/demo/**', 'src/app/contact-us/demo/**'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: {
       'no-restricted-syntax': [

@@ -6,8 +6,8 @@
  * start by default. Runs under tsx with the `react-server` condition like `npm run leads`.
  * Exits 1 with the error logged when the database is unreachable or a migration fails.
  */
-import { getDatabase } from '@/server/db';
-import { errorFacts, log } from '@/server/log';
+import { getDatabase } from '@/server/platform/db';
+import { errorFacts, log } from '@/server/platform/log';
 
 try {
   const database = await getDatabase();

@@ -5,9 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { openDatabase } from '@/server/db/client';
-import { auditLog } from '@/server/db/schema';
-import { submitEnquiry } from '@/server/contact/submit';
+import { openDatabase } from '@/server/platform/db/client';
+import { auditLog } from '@/server/platform/audit/schema';
+import { submitEnquiry } from '@/server/features/contact/submit';
 import { deps, formData, request } from '@test/enquiry';
 
 const run = promisify(execFile);

@@ -23,30 +23,30 @@
  * `import 'server-only'` resolves to its empty server build.
  */
 import { Command, Option } from 'commander';
-import { openDatabase, type Database } from '@/server/db/client';
+import { openDatabase, type Database } from '@/server/platform/db/client';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { isNameField, singleLineFields, visitorName } from '@/lib/contact-fields';
-import { listUpcomingDemos } from '@/server/demos/operator';
-import { bookingSettings } from '@/server/demos/rules';
-import { CLI_ACTOR } from '@/server/console/audit';
+import { listUpcomingDemos } from '@/server/features/demos/operator';
+import { bookingSettings } from '@/server/features/demos/rules';
+import { CLI_ACTOR } from '@/server/features/console/audit';
 import {
   acknowledgeDeliveries,
   cancelDemoAs,
   exportEnquiries,
   releaseEnquiries,
   retryDeliveries,
-} from '@/server/console/commands';
+} from '@/server/features/console/commands';
 import {
   addOperator,
   changeOperatorRole,
   listOperators,
   removeOperator,
-} from '@/server/console/operators';
-import type { OperatorRole } from '@/server/db/schema';
-import { getEnv } from '@/server/env';
-import { listLeads, listSpam, purgeExpired } from '@/server/leads/operations';
-import { eraseAs } from '@/server/privacy/operator';
-import { describeDeliveries } from '@/server/leads/delivery-summary';
+} from '@/server/features/console/operators';
+import type { OperatorRole } from '@/server/features/console/schema';
+import { getEnv } from '@/server/platform/env';
+import { listLeads, listSpam, purgeExpired } from '@/server/wiring/lead-operations';
+import { eraseAs } from '@/server/features/privacy/operator';
+import { describeDeliveries } from '@/server/features/contact/delivery-summary';
 
 /**
  * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in

@@ -5,6 +5,6 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build')
     return;
-  const { startServer } = await import('./server/startup');
+  const { startServer } = await import('./server/wiring/startup');
   await startServer();
 }

@@ -4,20 +4,20 @@ import {
   hasPrerenderedOutput,
   notFoundScriptHashes,
   prerenderedScriptHashes,
-} from '@/server/security/prerendered-hashes';
+} from '@/server/platform/security/prerendered-hashes';
 import { productAlias } from '@/lib/security/product-alias';
-import { refusalPage } from '@/server/security/refusal-page';
-import { isApiRoute, serverActionIds } from '@/server/security/build-manifests';
+import { refusalPage } from '@/server/platform/security/refusal-page';
+import { isApiRoute, serverActionIds } from '@/server/platform/security/build-manifests';
 import { isHttps, STRICT_TRANSPORT_SECURITY } from '@/lib/security/transport';
 import type { Refusal } from '@/lib/http/request-limits';
-import { guardRequest } from '@/server/http/request-guard';
+import { guardRequest } from '@/server/platform/http/request-guard';
 import {
   isEmailLinkPage,
   MANAGE_REFERRER_POLICY,
   manageLinkResponse,
-} from '@/server/demos/manage-link';
-import { getEnv } from '@/server/env';
-import { log } from '@/server/log';
+} from '@/server/features/demos/manage-link';
+import { getEnv } from '@/server/platform/env';
+import { log } from '@/server/platform/log';
 
 /** A path with no route: Next.js answers it with the prerendered 404 page. */
 const NOT_FOUND_PATH = '/_not-found';

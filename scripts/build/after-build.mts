@@ -6,7 +6,10 @@
 // Exits non-zero, so the build fails, when any of it cannot be done.
 import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CSP_MANIFEST_FILE, createCspManifest } from '../../src/server/security/csp-manifest';
+import {
+  CSP_MANIFEST_FILE,
+  createCspManifest,
+} from '../../src/server/platform/security/csp-manifest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const distName = process.env.NEXT_DIST_DIR ?? '.next';

@@ -12,8 +12,8 @@ import {
 import { contactSchema, fieldErrors } from '@/lib/contact-schema';
 import { ACTION_BODY_LIMIT_BYTES } from '@/lib/http/request-limits';
 import { proofField } from '@/lib/proof-of-work';
-import { issueFormToken } from '@/server/contact/token';
-import { leads } from '@/server/db/schema';
+import { issueFormToken } from '@/server/features/contact/token';
+import { leads } from '@/server/features/contact/schema';
 import { openTestDatabase, type TestDatabase } from '@test/databases';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { formBody, loadForm, type LoadedForm } from '@test/contact-form';

@@ -18,8 +18,8 @@ import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { hiddenInputs, loadForm, postEnquiry, submitForm } from '@test/contact-form';
 import { axeViolations, demoServerEnv, watchCspViolations } from '@test/demo-booking';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
-import { openDatabase } from '@/server/db/client';
-import { privacyRequests, type PrivacyRequestKind } from '@/server/db/schema';
+import { openDatabase } from '@/server/platform/db/client';
+import { privacyRequests, type PrivacyRequestKind } from '@/server/features/privacy/schema';
 
 const ADMIN = 'boss@nirmaya.example';
 const SALES = 'sam@nirmaya.example';

@@ -6,7 +6,8 @@
 // instances, as a browser without JavaScript posts it.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoBookings, leads } from '@/server/db/schema';
+import { demoBookings } from '@/server/features/demos/schema';
+import { leads } from '@/server/features/contact/schema';
 import { openTestDatabase, type TestDatabase } from '@test/databases';
 import { enquiryValues, hiddenInputs, loadForm, submitForm } from '@test/contact-form';
 import { startProductionServer, type ProductionServer } from '@test/next-server';

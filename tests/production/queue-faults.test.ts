@@ -1,8 +1,8 @@
 import '@test/quiet-logs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isNotNull } from 'drizzle-orm';
-import { openDatabase } from '@/server/db/client';
-import { jobs } from '@/server/db/schema';
+import { openDatabase } from '@/server/platform/db/client';
+import { jobs } from '@/server/delivery/queue/schema';
 import { backends } from '@test/databases';
 import { until } from '@test/enquiry';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';

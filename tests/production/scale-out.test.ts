@@ -9,7 +9,7 @@ import { freePort, startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { openTestDatabase, type TestDatabase } from '@test/databases';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { like } from 'drizzle-orm';
-import { leads } from '@/server/db/schema';
+import { leads } from '@/server/features/contact/schema';
 import {
   enquiryValues,
   hiddenInputs,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { openDatabase, type Database } from '@/server/db/client';
+import { openDatabase, type Database } from '@/server/platform/db/client';
 
 /** The two engines every integration suite runs against. */
 export type Backend = { kind: 'pglite' | 'postgres'; skipReason?: string };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '@/server/db';
-import { leads } from '@/server/db/schema';
+import type { Db } from '@/server/platform/db';
+import { leads } from '@/server/features/contact/schema';
 
 /**
  * Stores an enquiry that asked for a demo (`NH-TEST<index>`, visitor `index`), accepted or

@@ -1,5 +1,5 @@
 import { parseWeeklyHours } from '@/lib/demo/hours';
-import type { BookingSettings } from '@/server/demos/types';
+import type { BookingSettings } from '@/server/features/demos/types';
 
 /** The two sales people of the booking tests (`DEMO_HOSTS`), without busy feeds. */
 export const meera = {

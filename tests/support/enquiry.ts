@@ -4,20 +4,20 @@ import {
   honeypotField,
   type ContactValues,
 } from '@/lib/contact-schema';
-import type { Db } from '@/server/db/client';
-import type { SubmissionDeps, SubmissionRequest } from '@/server/contact/submit';
-import { issueFormToken } from '@/server/contact/token';
+import type { Db } from '@/server/platform/db/client';
+import type { SubmissionDeps, SubmissionRequest } from '@/server/features/contact/submit';
+import { issueFormToken } from '@/server/features/contact/token';
 import {
   enquiryEmailJob,
   enquiryWebhookJob,
   postEnquiryWebhook,
   sendEnquiryEmail,
-} from '@/server/contact/deliveries';
-import { demoWebhookJob, postDemoEvent } from '@/server/demos/webhook-events';
-import { createSmtpSender } from '@/server/email/transport';
-import { handle, type Registration } from '@/server/queue/job';
-import { createWorker, type WorkerOptions } from '@/server/queue/worker';
-import { createWebhookPoster } from '@/server/webhooks/sender';
+} from '@/server/features/contact/deliveries';
+import { demoWebhookJob, postDemoEvent } from '@/server/features/demos/webhook-events';
+import { createSmtpSender } from '@/server/delivery/email/transport';
+import { handle, type Registration } from '@/server/delivery/queue/job';
+import { createWorker, type WorkerOptions } from '@/server/delivery/queue/worker';
+import { createWebhookPoster } from '@/server/delivery/webhooks/sender';
 
 /** The secret tests sign tokens with. */
 export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';

@@ -1,8 +1,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { submitEnquiry } from '@/server/contact/submit';
-import { openDatabase, type Database } from '@/server/db/client';
+import { submitEnquiry } from '@/server/features/contact/submit';
+import { openDatabase, type Database } from '@/server/platform/db/client';
 import { openTestDatabase } from '@test/databases';
 import { deps, formData, request, TEST_SECRET, LEADS_TO } from '@test/enquiry';
 

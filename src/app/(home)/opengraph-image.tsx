@@ -1,8 +1,12 @@
 import { home } from '@/content/home';
 import { site } from '@/content/site';
-import { renderShareImage, shareImageAlt, type ShareImageText } from '@/server/seo/share-image';
+import {
+  renderShareImage,
+  shareImageAlt,
+  type ShareImageText,
+} from '@/server/platform/seo/share-image';
 
-export { size, contentType } from '@/server/seo/share-image';
+export { size, contentType } from '@/server/platform/seo/share-image';
 
 const text: ShareImageText = {
   eyebrow: site.product,

@@ -2,24 +2,28 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { SIGN_IN_PATH } from '@/server/console/auth';
-import { appendAudit } from '@/server/console/audit';
+import { SIGN_IN_PATH } from '@/server/features/console/auth';
+import { appendAudit } from '@/server/features/console/audit';
 import {
   acknowledgeDeliveries,
   cancelDemoAs,
   releaseEnquiries,
   rescheduleDemoAs,
   retryDeliveries,
-} from '@/server/console/commands';
-import { addOperator, changeOperatorRole, removeOperator } from '@/server/console/operators';
-import { consoleAuth, requireActionOperator } from '@/server/console/session';
-import { requestSignIn } from '@/server/console/sign-in';
-import type { OperatorRole } from '@/server/db/schema';
-import { bookingSettings } from '@/server/demos/rules';
-import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/privacy/requests';
-import { clientAddress } from '@/server/http/client-address';
-import { nudgeQueueWorker } from '@/server/queue/runtime';
-import { erasePersonOf } from '@/server/privacy/operator';
+} from '@/server/features/console/commands';
+import {
+  addOperator,
+  changeOperatorRole,
+  removeOperator,
+} from '@/server/features/console/operators';
+import { consoleAuth, requireActionOperator } from '@/server/features/console/session';
+import { requestSignIn } from '@/server/features/console/sign-in';
+import type { OperatorRole } from '@/server/features/console/schema';
+import { bookingSettings } from '@/server/features/demos/rules';
+import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/features/privacy/requests';
+import { clientAddress } from '@/server/platform/http/client-address';
+import { nudgeQueueWorker } from '@/server/delivery/queue/runtime';
+import { erasePersonOf } from '@/server/features/privacy/operator';
 
 /**
  * The console's server actions. Each is posted by a plain form (no JavaScript needed), takes a

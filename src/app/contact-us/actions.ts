@@ -2,9 +2,9 @@
 
 import { headers } from 'next/headers';
 import type { ContactFormState } from '@/lib/contact-schema';
-import { submitContactForm } from '@/server/contact/service';
-import { bookingOfferFor } from '@/server/demos/views/booking-step';
-import { errorFacts, log } from '@/server/log';
+import { submitContactForm } from '@/server/features/contact/service';
+import { bookingOfferFor } from '@/server/features/demos/views/booking-step';
+import { errorFacts, log } from '@/server/platform/log';
 
 /**
  * The contact form's server action (used through `useActionState`, so it also works as a plain

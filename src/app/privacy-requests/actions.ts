@@ -3,8 +3,8 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { PrivacyFormState } from '@/lib/privacy-request-schema';
-import { errorFacts, log } from '@/server/log';
-import { confirmPrivacyLink, requestPrivacyLink } from '@/server/privacy/service';
+import { errorFacts, log } from '@/server/platform/log';
+import { confirmPrivacyLink, requestPrivacyLink } from '@/server/features/privacy/service';
 
 /**
  * The privacy-request form's server action (through `useActionState`, so it also works as a plain

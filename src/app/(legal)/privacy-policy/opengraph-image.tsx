@@ -1,6 +1,6 @@
-import { pageShareText, renderShareImage, shareImageAlt } from '@/server/seo/share-image';
+import { pageShareText, renderShareImage, shareImageAlt } from '@/server/platform/seo/share-image';
 
-export { size, contentType } from '@/server/seo/share-image';
+export { size, contentType } from '@/server/platform/seo/share-image';
 
 const text = pageShareText('/privacy-policy');
 

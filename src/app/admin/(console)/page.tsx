@@ -9,9 +9,9 @@ import {
   parsePage,
   type SearchParams,
 } from '@/lib/console/inbox-filter';
-import { consoleAuth, requirePageOperator } from '@/server/console/session';
-import { describeDeliveries } from '@/server/leads/delivery-summary';
-import { countLeads, listLeads } from '@/server/leads/operations';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
+import { describeDeliveries } from '@/server/features/contact/delivery-summary';
+import { countLeads, listLeads } from '@/server/wiring/lead-operations';
 import {
   buttonClass,
   Cell,

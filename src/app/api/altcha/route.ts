@@ -1,5 +1,5 @@
-import { contactChallenge } from '@/server/contact/service';
-import { errorFacts, log } from '@/server/log';
+import { contactChallenge } from '@/server/features/contact/service';
+import { errorFacts, log } from '@/server/platform/log';
 
 export const dynamic = 'force-dynamic';
 

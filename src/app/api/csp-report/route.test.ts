@@ -1,6 +1,6 @@
 import '@test/quiet-logs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { log } from '@/server/log';
+import { log } from '@/server/platform/log';
 import { POST } from './route';
 
 const url = 'http://127.0.0.1/api/csp-report';

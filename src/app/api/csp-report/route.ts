@@ -1,6 +1,6 @@
 import { CSP_REPORT_MAX_BYTES, parseCspReport } from '@/lib/security/csp-report';
-import { logCspViolations } from '@/server/csp-violations';
-import { readTextWithin } from '@/server/http/read-body';
+import { logCspViolations } from '@/server/platform/security/csp-violations';
+import { readTextWithin } from '@/server/platform/http/read-body';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { checkReadiness } from '@/server/health';
+import { checkReadiness } from '@/server/wiring/health';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,9 +1,9 @@
 import { hasBearerToken } from '@/lib/security/bearer-token';
-import { getDatabase } from '@/server/db';
-import { readDeliverySummary } from '@/server/delivery/summary';
-import { getEnv } from '@/server/env';
-import { readPrivacySummary } from '@/server/privacy/requests';
-import { renderMetrics } from '@/server/metrics';
+import { getDatabase } from '@/server/platform/db';
+import { readDeliverySummary } from '@/server/wiring/delivery-summary';
+import { getEnv } from '@/server/platform/env';
+import { readPrivacySummary } from '@/server/features/privacy/requests';
+import { renderMetrics } from '@/server/platform/metrics';
 
 export const dynamic = 'force-dynamic';
 

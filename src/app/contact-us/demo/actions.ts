@@ -3,12 +3,12 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { isHttps } from '@/lib/security/transport';
-import { bookFromForm } from '@/server/demos/forms';
-import { BOOKING_COOKIE, BOOKING_TOKEN_MAX_AGE_MS } from '@/server/demos/tokens';
-import type { BookOutcome } from '@/server/demos/types';
-import { getEnv } from '@/server/env';
-import { clientAddress } from '@/server/http/client-address';
-import { errorFacts, log } from '@/server/log';
+import { bookFromForm } from '@/server/features/demos/forms';
+import { BOOKING_COOKIE, BOOKING_TOKEN_MAX_AGE_MS } from '@/server/features/demos/tokens';
+import type { BookOutcome } from '@/server/features/demos/types';
+import { getEnv } from '@/server/platform/env';
+import { clientAddress } from '@/server/platform/http/client-address';
+import { errorFacts, log } from '@/server/platform/log';
 
 /**
  * The booking form's server action (a plain POST without JavaScript): books the chosen

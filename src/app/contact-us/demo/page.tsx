@@ -5,10 +5,10 @@ import { CircleCheck, MailCheck } from 'lucide-react';
 import { heldNotice } from '@/content/demo-confirm';
 import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
 import { emailHref, phoneHref, site } from '@/content/site';
-import { BOOKING_COOKIE } from '@/server/demos/tokens';
-import type { DemoStep } from '@/server/demos/types';
-import { demoStep } from '@/server/demos/views/booking-step';
-import { errorFacts, log } from '@/server/log';
+import { BOOKING_COOKIE } from '@/server/features/demos/tokens';
+import type { DemoStep } from '@/server/features/demos/types';
+import { demoStep } from '@/server/features/demos/views/booking-step';
+import { errorFacts, log } from '@/server/platform/log';
 import { BookingForm } from './_components/booking-form';
 import { DemoTimeCard } from './_components/demo-time-card';
 

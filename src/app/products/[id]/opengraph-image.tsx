@@ -8,7 +8,7 @@ import {
   renderShareImage,
   shareImageAlt,
   size,
-} from '@/server/seo/share-image';
+} from '@/server/platform/seo/share-image';
 
 type Props = { params: Promise<{ id: string }> };
 

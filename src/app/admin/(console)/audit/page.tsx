@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { auditActionLabels } from '@/content/console';
 import { parsePage } from '@/lib/console/inbox-filter';
-import { auditActions, listAudit, type AuditAction } from '@/server/console/audit';
-import { consoleAuth, requirePageOperator } from '@/server/console/session';
+import { auditActions, listAudit, type AuditAction } from '@/server/features/console/audit';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
 import {
   buttonClass,
   Cell,

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { consoleAuth, requirePageOperator } from '@/server/console/session';
-import { listDemos } from '@/server/console/views';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
+import { listDemos } from '@/server/features/console/views';
 import { cancelDemoAction } from '../../actions';
 import {
   buttonClass,

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { consoleAuth, requirePageOperator } from '@/server/console/session';
-import { listOperators, operatorRoles } from '@/server/console/operators';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
+import { listOperators, operatorRoles } from '@/server/features/console/operators';
 import { addOperatorAction, changeRoleAction, removeOperatorAction } from '../../actions';
 import {
   buttonClass,

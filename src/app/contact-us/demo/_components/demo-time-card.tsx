@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import type { BookedDemo } from '@/server/demos/types';
+import type { BookedDemo } from '@/server/features/demos/types';
 import { cn } from '@/lib/utils';
 import { VisitorTime } from './visitor-time';
 

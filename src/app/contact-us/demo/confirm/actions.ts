@@ -3,12 +3,16 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { isHttps } from '@/lib/security/transport';
-import { confirmFromForm } from '@/server/demos/forms';
-import { BOOKING_COOKIE, BOOKING_TOKEN_MAX_AGE_MS, CONFIRM_PATH } from '@/server/demos/tokens';
-import type { ConfirmOutcome } from '@/server/demos/types';
-import { getEnv } from '@/server/env';
-import { clientAddress } from '@/server/http/client-address';
-import { errorFacts, log } from '@/server/log';
+import { confirmFromForm } from '@/server/features/demos/forms';
+import {
+  BOOKING_COOKIE,
+  BOOKING_TOKEN_MAX_AGE_MS,
+  CONFIRM_PATH,
+} from '@/server/features/demos/tokens';
+import type { ConfirmOutcome } from '@/server/features/demos/types';
+import { getEnv } from '@/server/platform/env';
+import { clientAddress } from '@/server/platform/http/client-address';
+import { errorFacts, log } from '@/server/platform/log';
 
 /**
  * The confirmation page's "Confirm my demo" action (a plain POST without JavaScript): confirms the

@@ -3,10 +3,10 @@ import { connection } from 'next/server';
 import { MailCheck } from 'lucide-react';
 import { CtaButton } from '@/components/ui/cta';
 import { confirmPage } from '@/content/demo-confirm';
-import { MANAGE_REFERRER_POLICY } from '@/server/demos/manage-link';
-import type { ConfirmView } from '@/server/demos/types';
-import { confirmView } from '@/server/demos/views/confirm-page';
-import { errorFacts, log } from '@/server/log';
+import { MANAGE_REFERRER_POLICY } from '@/server/features/demos/manage-link';
+import type { ConfirmView } from '@/server/features/demos/types';
+import { confirmView } from '@/server/features/demos/views/confirm-page';
+import { errorFacts, log } from '@/server/platform/log';
 import { VisitorTime } from '../_components/visitor-time';
 import { confirmDemoHold } from './actions';
 

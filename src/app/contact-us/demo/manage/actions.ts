@@ -2,12 +2,12 @@
 
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { cancelFromForm, rescheduleFromForm } from '@/server/demos/forms';
-import { MANAGE_COOKIE, MANAGE_PATH } from '@/server/demos/tokens';
-import type { ManageOutcome } from '@/server/demos/types';
-import { getEnv } from '@/server/env';
-import { clientAddress } from '@/server/http/client-address';
-import { errorFacts, log } from '@/server/log';
+import { cancelFromForm, rescheduleFromForm } from '@/server/features/demos/forms';
+import { MANAGE_COOKIE, MANAGE_PATH } from '@/server/features/demos/tokens';
+import type { ManageOutcome } from '@/server/features/demos/types';
+import { getEnv } from '@/server/platform/env';
+import { clientAddress } from '@/server/platform/http/client-address';
+import { errorFacts, log } from '@/server/platform/log';
 
 /**
  * Runs a manage-page change for the manage token of the page's cookie (MANAGE_COOKIE; never a

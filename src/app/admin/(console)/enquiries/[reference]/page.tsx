@@ -3,15 +3,15 @@ import { notFound } from 'next/navigation';
 import { spamReasonText } from '@/content/console';
 import { contactFields, contactLabels } from '@/lib/contact-fields';
 import { offerDays } from '@/lib/demo/offer';
-import { consoleAuth, requirePageOperator } from '@/server/console/session';
-import { viewEnquiry } from '@/server/console/views';
-import { bookingSettings } from '@/server/demos/rules';
-import { isChangeable } from '@/server/demos/bookings';
-import { isHeldAt } from '@/server/demos/holds';
-import type { DemoBooking } from '@/server/demos/types';
-import { rescheduleSlots } from '@/server/demos/views/slots';
-import { bookedDemoOf } from '@/server/demos/views/booked-demo';
-import { errorFacts, log } from '@/server/log';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
+import { viewEnquiry } from '@/server/features/console/views';
+import { bookingSettings } from '@/server/features/demos/rules';
+import { isChangeable } from '@/server/features/demos/bookings';
+import { isHeldAt } from '@/server/features/demos/holds';
+import type { DemoBooking } from '@/server/features/demos/types';
+import { rescheduleSlots } from '@/server/features/demos/views/slots';
+import { bookedDemoOf } from '@/server/features/demos/views/booked-demo';
+import { errorFacts, log } from '@/server/platform/log';
 import {
   acknowledgeAction,
   cancelDemoAction,

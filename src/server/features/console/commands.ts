@@ -1,0 +1,135 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../platform/db';
+import { leads } from '../contact/schema';
+import type { DeliveryTargets } from '../contact/deliveries';
+import { liveBooking } from '../demos/bookings';
+import type { BookingSettings, OperatorCancel } from '../demos/types';
+import { rescheduleDemo } from '../demos/commands/reschedule';
+import { cancelDemoOf } from '../demos/operator';
+import {
+  acknowledgeFailedNotifications,
+  exportLeadsCsv,
+  releaseSpam,
+  retryFailedNotifications,
+  type LeadFilter,
+  type ReleaseResult,
+} from '../../wiring/lead-operations';
+import { appendAudit, type Actor } from './audit';
+
+/**
+ * The operator's acts on enquiries and demos, each written to the audit log as `actor` did it:
+ * the console (as the signed-in operator) and the `leads` CLI (as `cli`) both call these, so
+ * neither has its own copy of release, retry, export or the audit.
+ */
+
+/** Releases the quarantined enquiries `references`; returns each one's result. */
+export async function releaseEnquiries(
+  db: Db,
+  actor: Actor,
+  references: readonly string[],
+  targets: DeliveryTargets,
+): Promise<Map<string, ReleaseResult>> {
+  const results = new Map<string, ReleaseResult>();
+  for (const reference of new Set(references.map((ref) => ref.trim().toUpperCase()))) {
+    const result = await releaseSpam(db, reference, targets);
+    results.set(reference, result);
+    if (result === 'released') await appendAudit(db, actor, 'release', reference);
+  }
+  return results;
+}
+
+/** Re-queues failed deliveries (all, or one enquiry's); null when no enquiry has `reference`. */
+export async function retryDeliveries(
+  db: Db,
+  actor: Actor,
+  reference?: string,
+): Promise<number | null> {
+  const count = await retryFailedNotifications(db, reference);
+  if (count !== null)
+    await appendAudit(
+      db,
+      actor,
+      'retry',
+      reference?.trim().toUpperCase() ?? 'all',
+      `${count} job(s)`,
+    );
+  return count;
+}
+
+/** Acknowledges an enquiry's failed deliveries; null when no enquiry has `reference`. */
+export async function acknowledgeDeliveries(
+  db: Db,
+  actor: Actor,
+  reference: string,
+): Promise<number | null> {
+  const count = await acknowledgeFailedNotifications(db, reference);
+  if (count !== null)
+    await appendAudit(db, actor, 'acknowledge', reference.trim().toUpperCase(), `${count} job(s)`);
+  return count;
+}
+
+/** Enquiries as CSV (see exportLeadsCsv), with an audit row saying which. */
+export async function exportEnquiries(
+  db: Db,
+  actor: Actor,
+  filter: LeadFilter = {},
+  described = 'all',
+): Promise<string> {
+  const csv = await exportLeadsCsv(db, filter);
+  await appendAudit(db, actor, 'export', null, described);
+  return csv;
+}
+
+/** Cancels the upcoming demo of the enquiry `reference` as the visitor's cancel does. */
+export async function cancelDemoAs(
+  db: Db,
+  actor: Actor,
+  settings: BookingSettings,
+  reference: string,
+  now: number = Date.now(),
+): Promise<OperatorCancel> {
+  const result = await cancelDemoOf(db, settings, reference, now);
+  if (result.outcome === 'cancelled')
+    await appendAudit(
+      db,
+      actor,
+      'cancel',
+      reference.trim().toUpperCase(),
+      result.booking.startsAt.toISOString(),
+    );
+  return result;
+}
+
+/** What `rescheduleDemoAs` did. */
+export type OperatorReschedule = 'rescheduled' | 'slot-gone' | 'no-live-demo' | 'not-found';
+
+/**
+ * Moves the upcoming demo of the enquiry `reference` to `start` (ms, one of its free times) as
+ * the visitor's manage link does: the same invitations, cancellation and event.
+ */
+export async function rescheduleDemoAs(
+  db: Db,
+  actor: Actor,
+  settings: BookingSettings,
+  reference: string,
+  start: number,
+  now: number = Date.now(),
+): Promise<OperatorReschedule> {
+  const ref = reference.trim().toUpperCase();
+  const [lead] = await db.select({ id: leads.id }).from(leads).where(eq(leads.reference, ref));
+  if (!lead) return 'not-found';
+  const booking = await liveBooking(db, lead.id);
+  if (!booking) return 'no-live-demo';
+  const result = await rescheduleDemo(db, settings, booking.id, start, now);
+  if (result.outcome === 'not-live') return 'no-live-demo';
+  if (result.outcome !== 'rescheduled') return 'slot-gone';
+  await appendAudit(
+    db,
+    actor,
+    'reschedule',
+    ref,
+    `${result.previous.startsAt.toISOString()} → ${result.booking.startsAt.toISOString()}`,
+  );
+  return 'rescheduled';
+}

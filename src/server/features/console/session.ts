@@ -1,0 +1,100 @@
+import 'server-only';
+import { headers } from 'next/headers';
+import { forbidden, redirect } from 'next/navigation';
+import { consoleText } from '@/content/console';
+import { siteUrl } from '@/lib/seo/site-url';
+import { getDatabase, type Db } from '../../platform/db';
+import type { OperatorRole } from './schema';
+import { createSmtpSender } from '../../delivery/email/transport';
+import { getEnv, type Env } from '../../platform/env';
+import { log } from '../../platform/log';
+import { authFor, SIGN_IN_PATH, type ConsoleAuth } from './auth';
+import type { Actor } from './audit';
+import { ensureAdmins } from './operators';
+
+/** The signed-in operator of a request. */
+export type SignedIn = Actor & { id: string };
+
+const adminsEnsured = new WeakSet<Db>();
+
+/**
+ * The console's better-auth instance on the site's database, sending links through `SMTP_URL`
+ * (none configured: the link is not sent, and a warning without the address is logged). Makes
+ * sure `ADMIN_EMAILS` are admins on first use.
+ */
+export async function consoleAuth(): Promise<{ db: Db; env: Env; auth: ConsoleAuth }> {
+  const env = getEnv();
+  const { db } = await getDatabase();
+  if (!adminsEnsured.has(db)) {
+    await ensureAdmins(db, env.ADMIN_EMAILS);
+    adminsEnsured.add(db);
+  }
+  const send = env.SMTP_URL ? createSmtpSender(env.SMTP_URL) : undefined;
+  const auth = await authFor({
+    db,
+    env,
+    baseURL: siteUrl().origin,
+    sendLink: async (email, url) => {
+      if (!send) {
+        log.warn({ event: 'console.sign_in_mail_unconfigured' });
+        return;
+      }
+      await send({
+        from: env.LEADS_FROM,
+        to: email,
+        subject: consoleText.mail.subject,
+        text: consoleText.mail.text(url),
+      });
+    },
+  });
+  return { db, env, auth };
+}
+
+/** The operator signed in on this request, or null. */
+export async function currentOperator(): Promise<SignedIn | null> {
+  const { auth } = await consoleAuth();
+  const session = await auth.api.getSession({ headers: await headers() });
+  if (!session) return null;
+  const { id, email, role } = session.user as { id: string; email: string; role?: string };
+  return { id, email, role: role === 'admin' ? 'admin' : 'sales' };
+}
+
+/**
+ * The signed-in operator of a console page, with at least `role`: without a session the page
+ * redirects to the sign-in page; with too small a role it answers 403.
+ */
+export async function requirePageOperator(role: OperatorRole = 'sales'): Promise<SignedIn> {
+  const operator = await currentOperator();
+  if (!operator) redirect(SIGN_IN_PATH);
+  if (role === 'admin' && operator.role !== 'admin') forbidden();
+  return operator;
+}
+
+/** The page that answers 403 to a refused action posted without JavaScript. */
+export const FORBIDDEN_PATH = '/admin/forbidden';
+
+/**
+ * The signed-in operator of a console server action, with at least `role`, posted from this
+ * site (its `Origin` header names the site, as a browser always sends on a form post): anything
+ * else is refused before the action changes anything, with 403 (sent by JavaScript), or for a
+ * form posted without JavaScript with a redirect to a page answering 403 (Next.js renders its
+ * 404 page for `forbidden()` in such a post).
+ */
+export async function requireActionOperator(role: OperatorRole = 'sales'): Promise<SignedIn> {
+  const request = await headers();
+  const refuse = (): never => (request.get('next-action') ? forbidden() : redirect(FORBIDDEN_PATH));
+  const origin = request.get('origin');
+  const host = request.get('host');
+  let sameSite = false;
+  try {
+    sameSite =
+      origin !== null &&
+      (new URL(origin).host === host || new URL(origin).origin === siteUrl().origin);
+  } catch {
+    sameSite = false;
+  }
+  if (!sameSite) refuse();
+  const operator = await currentOperator();
+  if (!operator || (role === 'admin' && operator.role !== 'admin')) return refuse();
+  return operator;
+}

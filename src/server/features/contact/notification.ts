@@ -1,0 +1,77 @@
+import 'server-only';
+import type { SendMailOptions } from 'nodemailer';
+import {
+  contactLabels,
+  multiLineFields,
+  singleLineFields,
+  visitorName,
+  type ContactField,
+} from '@/lib/contact-fields';
+import { domainOf, escapeHtml } from '../../delivery/email/message';
+
+/** The stored enquiry an e-mail is built from. */
+export type LeadForEmail = {
+  id: string;
+  reference: string;
+  createdAt: Date;
+} & Record<ContactField, string>;
+
+/** Sender, recipients and the domain used in Message-IDs. */
+export type NotificationAddresses = {
+  /** `LEADS_FROM`, e.g. `Nirmaya website <no-reply@nirmaya.example>`. */
+  from: string;
+  /** `LEADS_TO`: one address or a comma-separated list. */
+  to: string;
+};
+
+/**
+ * Builds the provider's notification for one enquiry: plain text and HTML (every value escaped)
+ * listing the fields of src/lib/contact-fields.ts under their form labels, each one-line field in
+ * a row and each multi-line field (the message) as a block after them, `(none)` when empty;
+ * Reply-To the visitor, and a Message-ID derived from the lead id, so a resend after a crash is
+ * recognisably the same message. Header values are passed as structured fields; nodemailer
+ * encodes them, and the schema has already refused line breaks in single-line fields.
+ */
+export function buildNotification(
+  lead: LeadForEmail,
+  addresses: NotificationAddresses,
+): SendMailOptions {
+  const received = lead.createdAt.toISOString();
+  const text = [
+    `New enquiry ${lead.reference} from the website (received ${received}).`,
+    '',
+    ...singleLineFields.map((field) => `${contactLabels[field]}: ${lead[field]}`),
+    ...multiLineFields.flatMap((field) => [
+      '',
+      `${contactLabels[field]}:`,
+      lead[field] || '(none)',
+    ]),
+    '',
+    'Reply to this e-mail to answer the visitor.',
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">',
+    `<p>New enquiry <strong>${escapeHtml(lead.reference)}</strong> from the website (received ${escapeHtml(received)}).</p>`,
+    '<table cellpadding="4" style="border-collapse:collapse">',
+    ...singleLineFields.map(
+      (field) =>
+        `<tr><th align="left" style="vertical-align:top">${contactLabels[field]}</th><td>${escapeHtml(lead[field])}</td></tr>`,
+    ),
+    '</table>',
+    ...multiLineFields.flatMap((field) => [
+      `<p><strong>${contactLabels[field]}:</strong></p>`,
+      `<p style="white-space:pre-wrap">${lead[field] ? escapeHtml(lead[field]) : '(none)'}</p>`,
+    ]),
+    '<p>Reply to this e-mail to answer the visitor.</p>',
+    '</body></html>',
+  ].join('\n');
+  return {
+    from: addresses.from,
+    to: addresses.to,
+    replyTo: { name: visitorName(lead), address: lead.email },
+    subject: `Website enquiry ${lead.reference}: ${lead.subject}`,
+    messageId: `<enquiry.${lead.id}@${domainOf(addresses.from)}>`,
+    text,
+    html,
+  };
+}

@@ -1,0 +1,94 @@
+import 'server-only';
+import { readValues } from '@/lib/contact-fields';
+import type { ContactFormState } from '@/lib/contact-schema';
+import { refererPath } from '@/lib/enquiry-context';
+import { getDatabase } from '../../platform/db';
+import { getEnv } from '../../platform/env';
+import {
+  addressedHost,
+  formPostFacts,
+  formRateLimit,
+  siteOrigins,
+} from '../../platform/http/form-post';
+import { errorFacts, log } from '../../platform/log';
+import { nudgeQueueWorker } from '../../delivery/queue/runtime';
+import { createFormChallenge } from './altcha';
+import { getSiteSecret } from '../../platform/security/site-secret';
+import { messages, submitEnquiry } from './submit';
+import { issueFormToken, verifyFormToken } from './token';
+
+/**
+ * What the contact page needs from the server: a fresh form token (`null` when the database, which
+ * holds the generated secret, is unavailable: the page then shows the form disabled with a notice)
+ * and the retention period in days for the privacy notice.
+ */
+export async function contactPageSettings(): Promise<{
+  token: string | null;
+  retentionDays: number;
+}> {
+  const env = getEnv();
+  try {
+    const { db } = await getDatabase();
+    return {
+      token: issueFormToken(await getSiteSecret(db, env.FORM_SECRET)),
+      retentionDays: env.LEADS_RETENTION_DAYS,
+    };
+  } catch (error) {
+    log.error({ event: 'contact.token_failed', error: errorFacts(error) });
+    return { token: null, retentionDays: env.LEADS_RETENTION_DAYS };
+  }
+}
+
+/**
+ * The page on this site the visitor opened the contact page from: the path of the request's
+ * `Referer` when it names this host (`X-Forwarded-Host` or `Host`) or `SITE_URL`'s, else null.
+ */
+export function sourcePageOf(headers: Headers): string | null {
+  const siteUrl = getEnv().SITE_URL;
+  return refererPath(headers.get('referer'), [
+    addressedHost(headers),
+    siteUrl ? new URL(siteUrl).host : null,
+  ]);
+}
+
+/**
+ * Submits the contact form with the site's configuration, for the server action: `headers` are
+ * the request's. Never throws: a database failure is the `unavailable` message with the values kept.
+ */
+export async function submitContactForm(
+  formData: FormData,
+  headers: Headers,
+): Promise<ContactFormState> {
+  try {
+    const env = getEnv();
+    const { db } = await getDatabase();
+    return await submitEnquiry(formData, formPostFacts(headers, env), {
+      db,
+      secret: await getSiteSecret(db, env.FORM_SECRET),
+      rateLimit: formRateLimit(env),
+      spamMaxPerHour: env.SPAM_MAX_PER_HOUR,
+      allowedOrigins: siteOrigins(env),
+      onStored: nudgeQueueWorker,
+      deliveries: { webhookUrls: env.WEBHOOK_URLS },
+    });
+  } catch (error) {
+    log.error({ event: 'enquiry.store_failed', error: errorFacts(error) });
+    return {
+      status: 'invalid',
+      message: messages.unavailable,
+      errors: {},
+      values: readValues(formData),
+    };
+  }
+}
+
+/**
+ * A proof-of-work challenge for the form whose token is `formToken` (the ALTCHA widget's challenge
+ * request). Resolves to null when the token is not one this site signed (or expired),
+ * so nobody gets challenges for forms that do not exist. Database errors propagate.
+ */
+export async function contactChallenge(formToken: string | null) {
+  const secret = await getSiteSecret((await getDatabase()).db, getEnv().FORM_SECRET);
+  const token = verifyFormToken(formToken, secret, Date.now(), 0);
+  return token.ok ? createFormChallenge(secret, token.nonce) : null;
+}

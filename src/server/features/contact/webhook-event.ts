@@ -1,0 +1,56 @@
+import 'server-only';
+import type { ContactField } from '@/lib/contact-fields';
+import type { leads } from './schema';
+
+/** The stored lead a webhook event is built from. */
+export type LeadForWebhook = Pick<
+  typeof leads.$inferSelect,
+  'reference' | 'createdAt' | 'demoRequested' | 'sourcePage' | ContactField
+>;
+
+/**
+ * The body of every webhook request (documented in docs/webhooks.md): the Standard
+ * Webhooks envelope (`type`, `timestamp`, `data`) with a schema `version`, raised only on a change
+ * that breaks receivers.
+ */
+export type EnquiryCreatedEvent = {
+  type: 'enquiry.created';
+  version: 1;
+  /** When the enquiry was received (ISO 8601, UTC). */
+  timestamp: string;
+  data: {
+    reference: string;
+    receivedAt: string;
+    demoRequested: boolean;
+    /** Path on this site the visitor came from, e.g. `/solutions`; null when unknown. */
+    sourcePage: string | null;
+    fields: Record<ContactField, string>;
+  };
+};
+
+/**
+ * Builds the `enquiry.created` v1 event of a lead: reference, received time, the form's fields,
+ * whether it was a demo request and the page it came from. Never the client address or its hash.
+ */
+export function buildEnquiryEvent(lead: LeadForWebhook): EnquiryCreatedEvent {
+  const receivedAt = lead.createdAt.toISOString();
+  return {
+    type: 'enquiry.created',
+    version: 1,
+    timestamp: receivedAt,
+    data: {
+      reference: lead.reference,
+      receivedAt,
+      demoRequested: lead.demoRequested,
+      sourcePage: lead.sourcePage,
+      fields: {
+        firstName: lead.firstName,
+        lastName: lead.lastName,
+        email: lead.email,
+        organization: lead.organization,
+        subject: lead.subject,
+        message: lead.message,
+      },
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import 'server-only';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../platform/db';
+import { demoBookings } from './schema';
+import { liveAt } from './holds';
+import type { DemoBooking } from './types';
+
+/** Stored bookings: how the other parts find one and tell whether it can still change. */
+
+/** The live booking of a lead, if any (one live demo per enquiry). */
+export async function liveBooking(db: Db, leadId: string): Promise<DemoBooking | undefined> {
+  const [row] = await db
+    .select()
+    .from(demoBookings)
+    .where(and(eq(demoBookings.leadId, leadId), eq(demoBookings.status, 'booked')));
+  return row;
+}
+
+/**
+ * The lead's booking that holds a time at `now` (ms): its live demo, or its hold that has not
+ * lapsed (holds.ts), if any.
+ */
+export async function currentBooking(
+  db: Db,
+  leadId: string,
+  now: number,
+): Promise<DemoBooking | undefined> {
+  const [row] = await db
+    .select()
+    .from(demoBookings)
+    .where(and(eq(demoBookings.leadId, leadId), liveAt(now)));
+  return row;
+}
+
+/** A booking by id, if any. */
+export async function findBooking(db: Db, id: string): Promise<DemoBooking | undefined> {
+  const [row] = await db.select().from(demoBookings).where(eq(demoBookings.id, id));
+  return row;
+}
+
+/** Whether `booking` can still be rescheduled or cancelled at `now` (ms): booked and not yet started. */
+export function isChangeable(booking: DemoBooking, now: number): boolean {
+  return booking.status === 'booked' && booking.startsAt.getTime() > now;
+}
+
+/** Whether two host e-mails name the same host (e-mails compare without case). */
+export const sameHost = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();

@@ -1,0 +1,75 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../../platform/db';
+import { leads } from '../../contact/schema';
+import { sameHost } from '../bookings';
+import {
+  enqueueCancellationMails,
+  enqueueConfirmationMail,
+  enqueueDemoMails,
+} from '../mails/mail-jobs';
+import type { BookingSettings, CancelledDemo, DemoBooking, DemoChange } from '../types';
+import { buildDemoEvent, enqueueDemoEvent } from '../webhook-events';
+
+/**
+ * Queues everything a change announces, in the change's transaction `tx`, so the change and
+ * its announcements are stored together or not at all:
+ * - booked or rescheduled: the invitations to the visitor and the host (`METHOD:REQUEST`, the
+ *   booking's sequence; the host's copied to `LEADS_TO`) and the visitor's reminder, not before
+ *   `settings.reminderHours` before the demo (none when that is not after `now`, ms); a reschedule
+ *   to another host also sends the previous host a cancellation (`moved`);
+ * - cancelled: cancellations (`METHOD:CANCEL`) to the visitor and the host, no reminder (the
+ *   sender skips the reminders of older sequences);
+ * - held (`DEMO_CONFIRM_EMAIL`): only the visitor's request to confirm; no invitation, reminder
+ *   or event until the hold is confirmed (then announced as `booked`);
+ * - when `settings.webhookUrls` is set, the `demo.booked`, `demo.rescheduled` or `demo.cancelled`
+ *   event to each endpoint.
+ */
+export async function announceChange(
+  tx: Db,
+  change: DemoChange,
+  settings: BookingSettings,
+  now: number,
+): Promise<void> {
+  const { booking } = change;
+  if (change.kind === 'held') {
+    await enqueueConfirmationMail(tx, booking);
+    return;
+  }
+  const snapshot = (of: DemoBooking, reason: CancelledDemo['reason']): CancelledDemo => ({
+    hostEmail: of.hostEmail,
+    startsAt: of.startsAt.toISOString(),
+    endsAt: of.endsAt.toISOString(),
+    sequence: booking.sequence,
+    reason,
+  });
+  if (change.kind === 'cancelled') {
+    await enqueueCancellationMails(
+      tx,
+      booking,
+      ['visitor', 'host'],
+      snapshot(booking, 'cancelled'),
+    );
+  } else {
+    const remindAt = booking.startsAt.getTime() - settings.reminderHours * 60 * 60_000;
+    await enqueueDemoMails(tx, booking, remindAt > now ? new Date(remindAt) : null);
+    if (change.kind === 'rescheduled' && !sameHost(change.previous.hostEmail, booking.hostEmail))
+      await enqueueCancellationMails(tx, booking, ['host'], snapshot(change.previous, 'moved'));
+  }
+  const urls = settings.webhookUrls ?? [];
+  if (urls.length === 0) return;
+  const [lead] = await tx
+    .select({ reference: leads.reference })
+    .from(leads)
+    .where(eq(leads.id, booking.leadId));
+  const host = settings.hosts.find((candidate) => sameHost(candidate.email, booking.hostEmail));
+  const event = buildDemoEvent(
+    `demo.${change.kind}`,
+    booking,
+    lead!.reference,
+    { name: host?.name ?? booking.hostEmail, email: booking.hostEmail },
+    Date.now(),
+    change.kind === 'rescheduled' ? change.previous : undefined,
+  );
+  await enqueueDemoEvent(tx, booking, event, urls);
+}

@@ -1,0 +1,93 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { computeSlots } from '@/lib/demo/slots';
+import type { Db } from '../../../platform/db';
+import { demoBookings } from '../schema';
+import { leads } from '../../contact/schema';
+import { currentBooking } from '../bookings';
+import { hostCalendars, hostsByLoad } from '../calendars';
+import { HOLD_MS, releaseLapsedHolds } from '../holds';
+import { hasRoomOnDay, reachedCap } from '../limits';
+import type { BookingResult, BookingSettings } from '../types';
+import { freeSlots } from '../views/slots';
+import { announceChange } from './announce';
+
+/**
+ * Books the demo at `start` (ms) for the lead `leadId`, posted from the client whose address hashes
+ * to `clientHash` (null: no client, e.g. the operator). The time must be offered now; its free
+ * hosts are tried from the one with the fewest upcoming demos (ties in `DEMO_HOSTS` order). Each
+ * try is one transaction: the caps of upcoming demos per e-mail and per client address and the
+ * host's `maxPerDay` are counted under their locks (limits.ts), lapsed holds in the way are
+ * released (holds.ts), then the booking is inserted and what a booking announces is queued
+ * (invitations, the reminder when the demo is more than `reminderHours` away, the `demo.booked`
+ * event: announceChange). With `settings.confirmEmail` the booking is inserted `held` until
+ * HOLD_MS after `now` instead (outcome `held`) and only the visitor's request to confirm is
+ * queued. The partial unique indexes of demo_bookings make a concurrent booking of the same host
+ * and start, or a second live booking or hold of the lead, insert nothing, on any number of
+ * instances; a host whose day is full is skipped.
+ * @throws on database errors (nothing is then booked).
+ */
+export async function bookDemo(
+  db: Db,
+  settings: BookingSettings,
+  leadId: string,
+  start: number,
+  now: number = Date.now(),
+  clientHash: string | null = null,
+): Promise<BookingResult> {
+  const [lead] = await db
+    .select({ verdict: leads.verdict, email: leads.email })
+    .from(leads)
+    .where(eq(leads.id, leadId));
+  if (!lead || lead.verdict === 'spam') return { outcome: 'refused' };
+  const existing = await currentBooking(db, leadId, now);
+  if (existing) return { outcome: 'already-booked', booking: existing };
+  const calendars = await hostCalendars(db, settings, now);
+  const slot = computeSlots(settings.rules, calendars, now).find(
+    (candidate) => candidate.start === start,
+  );
+  if (slot) {
+    for (const hostEmail of hostsByLoad(slot.hosts, calendars, now)) {
+      const attempt = await db.transaction(async (tx) => {
+        const cap = await reachedCap(tx, settings.caps, { email: lead.email, clientHash }, now);
+        if (cap) return cap;
+        if (!(await hasRoomOnDay(tx, settings.rules, hostEmail, slot.start, now))) return undefined;
+        await releaseLapsedHolds(tx, { hostEmail, start: slot.start, leadId }, now);
+        const [inserted] = await tx
+          .insert(demoBookings)
+          .values({
+            id: randomUUID(),
+            leadId,
+            hostEmail,
+            startsAt: new Date(slot.start),
+            endsAt: new Date(slot.end),
+            clientHash,
+            ...(settings.confirmEmail && {
+              status: 'held' as const,
+              heldUntil: new Date(now + HOLD_MS),
+            }),
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (inserted)
+          await announceChange(
+            tx,
+            { kind: inserted.status === 'held' ? 'held' : 'booked', booking: inserted },
+            settings,
+            now,
+          );
+        return inserted && { booked: inserted };
+      });
+      if (attempt && 'cap' in attempt) return { outcome: 'capped', ...attempt };
+      if (attempt)
+        return {
+          outcome: attempt.booked.status === 'held' ? 'held' : 'booked',
+          booking: attempt.booked,
+        };
+      const raced = await currentBooking(db, leadId, now);
+      if (raced) return { outcome: 'already-booked', booking: raced };
+    }
+  }
+  return { outcome: 'slot-gone', slots: await freeSlots(db, settings, now) };
+}

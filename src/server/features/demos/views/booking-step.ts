@@ -1,0 +1,99 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import { formatTime } from '@/lib/demo/display';
+import { offerDays, type BookingOffer } from '@/lib/demo/offer';
+import { getDatabase, type Db } from '../../../platform/db';
+import { leads } from '../../contact/schema';
+import { getEnv, type Env } from '../../../platform/env';
+import { getSiteSecret } from '../../../platform/security/site-secret';
+import { currentBooking } from '../bookings';
+import { upcomingOfEmail } from '../limits';
+import { bookingSettings, isBookingOn } from '../rules';
+import { issueBookingToken, verifyBookingToken } from '../tokens';
+import type { DemoStep } from '../types';
+import { bookedDemoOf } from './booked-demo';
+import { freeSlots } from './slots';
+
+/**
+ * The booking step's data: the times offered on the confirmation of an accepted enquiry, and what
+ * the booking page (/contact-us/demo) shows for a booking token.
+ */
+
+/** The lead facts an offer needs: its token is dated at the enquiry (`createdAt`), not the visit. */
+type OfferLead = { id: string; demoRequested: boolean; createdAt: Date };
+
+async function offerFor(db: Db, env: Env, lead: OfferLead): Promise<BookingOffer> {
+  const secret = await getSiteSecret(db, env.FORM_SECRET);
+  return {
+    token: issueBookingToken(lead.id, secret, lead.createdAt.getTime()),
+    demoRequested: lead.demoRequested,
+    timeZone: env.DEMO_TIMEZONE,
+    days: offerDays(await freeSlots(db, bookingSettings(env)), env.DEMO_TIMEZONE),
+  };
+}
+
+/**
+ * The booking step offered on the confirmation of the accepted enquiry `reference`: null when
+ * booking is off, the enquiry is unknown (a bot's pretend reference) or quarantined.
+ * @throws on database errors.
+ */
+export async function bookingOfferFor(reference: string): Promise<BookingOffer | null> {
+  const env = getEnv();
+  if (!isBookingOn(env)) return null;
+  const { db } = await getDatabase();
+  const [lead] = await db
+    .select({
+      id: leads.id,
+      verdict: leads.verdict,
+      demoRequested: leads.demoRequested,
+      createdAt: leads.createdAt,
+    })
+    .from(leads)
+    .where(eq(leads.reference, reference));
+  if (!lead || lead.verdict === 'spam') return null;
+  return offerFor(db, env, lead);
+}
+
+/**
+ * What the booking page shows for the booking token `token` at `now` (ms): the enquiry's live
+ * demo, or its hold (`DEMO_CONFIRM_EMAIL`) with the time it lapses, else fresh
+ * times (with the same token, dated at the enquiry) and the earliest upcoming demo of the same
+ * e-mail address; `none` when booking is off or the token is invalid or expired, or the
+ * enquiry is quarantined or gone.
+ * @throws on database errors.
+ */
+export async function demoStep(
+  token: string | undefined,
+  now: number = Date.now(),
+): Promise<DemoStep> {
+  const env = getEnv();
+  if (!isBookingOn(env) || !token) return { kind: 'none' };
+  const { db } = await getDatabase();
+  const leadId = verifyBookingToken(token, await getSiteSecret(db, env.FORM_SECRET));
+  if (!leadId) return { kind: 'none' };
+  const booking = await currentBooking(db, leadId, now);
+  if (booking?.status === 'held')
+    return {
+      kind: 'held',
+      demo: bookedDemoOf(booking, env),
+      heldUntil: formatTime(booking.heldUntil!.getTime(), env.DEMO_TIMEZONE),
+    };
+  if (booking) return { kind: 'booked', demo: bookedDemoOf(booking, env) };
+  const [lead] = await db
+    .select({
+      id: leads.id,
+      verdict: leads.verdict,
+      demoRequested: leads.demoRequested,
+      createdAt: leads.createdAt,
+      email: leads.email,
+    })
+    .from(leads)
+    .where(eq(leads.id, leadId));
+  if (!lead || lead.verdict === 'spam') return { kind: 'none' };
+  const [emailDemo] = await upcomingOfEmail(db, lead.email, now);
+  return {
+    kind: 'offer',
+    offer: await offerFor(db, env, lead),
+    ...(emailDemo && { emailDemo: bookedDemoOf(emailDemo, env) }),
+  };
+}

@@ -1,0 +1,83 @@
+import 'server-only';
+import { privacyRequestTexts } from '@/content/privacy';
+import {
+  privacyFieldErrors,
+  privacyRequestSchema,
+  readPrivacyValues,
+  type PrivacyFormState,
+} from '@/lib/privacy-request-schema';
+import type { Db } from '../../platform/db';
+import { hashClientAddress } from '../../platform/http/client-address';
+import { isSameSite, type OriginFacts } from '../../platform/http/same-site';
+import { log } from '../../platform/log';
+import { enqueue } from '../../delivery/queue/enqueue';
+import { consumeRateLimit, type RateLimit } from '../../platform/rate-limit';
+import { holdsDataFor } from './copy';
+import { issuePrivacyLink } from './link-token';
+import { linkOwner, privacyLinkJob } from './link-job';
+
+/** What asking for a privacy link needs. */
+export type AskDeps = {
+  db: Db;
+  secret: string;
+  /** The contact form's limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`), counted apart. */
+  rateLimit: RateLimit;
+  /** Origins accepted besides the request's own host (`SITE_URL`'s). */
+  allowedOrigins: readonly string[];
+  /** Called after a link is queued, to wake the queue worker. */
+  onQueued?: () => void;
+  now?: () => Date;
+};
+
+/** Key prefix of the privacy form's counters in `rate_limits` (apart from the contact form's). */
+const RATE_LIMIT_PREFIX = 'privacy:';
+
+/**
+ * Handles one post of the privacy-request form: same-site check, the schema (errors with what was
+ * typed), the client's rate limit, then, in one transaction with the count, the link e-mail
+ * (`privacy.link`) queued when the site holds data for the address (any enquiry from it, in any
+ * case) or the request is a grievance (DPDP Act s.13: anyone may complain). Every valid request
+ * gets the same answer, so the page never tells whether an address is known. Never throws but on
+ * database errors, answered `unavailable`.
+ */
+export async function askForPrivacyLink(
+  formData: FormData,
+  request: OriginFacts & { clientAddress: string },
+  deps: AskDeps,
+): Promise<PrivacyFormState> {
+  const values = readPrivacyValues(formData);
+  const refuse = (message: string): PrivacyFormState => ({
+    status: 'invalid',
+    message,
+    errors: {},
+    values,
+  });
+  if (!isSameSite(request, deps.allowedOrigins)) return refuse(privacyRequestTexts.origin);
+  const parsed = privacyRequestSchema.safeParse(values);
+  if (!parsed.success)
+    return {
+      status: 'invalid',
+      message: privacyRequestTexts.invalid,
+      errors: privacyFieldErrors(parsed.error),
+      values,
+    };
+  const now = deps.now?.() ?? new Date();
+  const key = `${RATE_LIMIT_PREFIX}${hashClientAddress(request.clientAddress, deps.secret)}`;
+  const queued = await deps.db.transaction(async (tx) => {
+    if (!(await consumeRateLimit(tx, key, deps.rateLimit, now))) return 'rate-limited' as const;
+    const { kind, email } = parsed.data;
+    if (kind !== 'grievance' && !(await holdsDataFor(tx, email))) return 'unknown' as const;
+    const { token, nonce } = issuePrivacyLink(parsed.data, deps.secret, now.getTime());
+    await enqueue(
+      tx,
+      privacyLinkJob,
+      { token },
+      { dedupeKey: `privacy.link:${nonce}`, owner: linkOwner(nonce) },
+    );
+    return 'queued' as const;
+  });
+  log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: queued });
+  if (queued === 'rate-limited') return refuse(privacyRequestTexts.rateLimited);
+  if (queued === 'queued') deps.onQueued?.();
+  return { status: 'sent', message: privacyRequestTexts.sent };
+}

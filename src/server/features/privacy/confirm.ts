@@ -1,0 +1,58 @@
+import 'server-only';
+import type { Db } from '../../platform/db';
+import { appendAudit } from '../console/audit';
+import { enqueue } from '../../delivery/queue/enqueue';
+import { dropJobsOf } from '../../delivery/queue/operations';
+import { addressHash } from './address-hash';
+import { honourJob } from './honour-job';
+import { linkOwner } from './link-job';
+import { verifyPrivacyLink } from './link-token';
+import { openRequest } from './records';
+
+/** What confirming a link did. */
+export type ConfirmResult =
+  | { outcome: 'confirmed'; reference: string }
+  /** The link was confirmed before: nothing more is done. */
+  | { outcome: 'used' }
+  | { outcome: 'expired' | 'invalid' };
+
+/**
+ * Confirms the privacy request a link carries, for the POST of its button (never on GET, so a mail
+ * scanner opening the link changes nothing). A valid link, at most 24 hours old at `now`, stores
+ * the verified request (due in 90 days, DPDP Rules 2025 rule 14), queues its `privacy.honour` job,
+ * drops the link's e-mail job (it held the token) and audits it as actor `visitor`, in one
+ * transaction. The link's nonce is unique: a second post of the same link does nothing (`used`).
+ * An expired or altered link does nothing either.
+ * @throws on database errors (nothing is then stored).
+ */
+export async function confirmPrivacyRequest(
+  db: Db,
+  token: unknown,
+  secret: string,
+  now: Date = new Date(),
+): Promise<ConfirmResult> {
+  const link = verifyPrivacyLink(token, secret, now.getTime());
+  if (!link.ok) return { outcome: link.reason };
+  const { request } = link;
+  return db.transaction(async (tx): Promise<ConfirmResult> => {
+    const row = await openRequest(tx, {
+      kind: request.kind,
+      email: request.email,
+      emailHash: addressHash(request.email, secret),
+      details: request.details,
+      linkNonce: request.nonce,
+      requestedAt: new Date(request.requestedAt),
+      verifiedAt: now,
+    });
+    if (!row) return { outcome: 'used' };
+    await enqueue(
+      tx,
+      honourJob,
+      { requestId: row.id },
+      { dedupeKey: `privacy.honour:${row.id}`, owner: row.id },
+    );
+    await dropJobsOf(tx, [linkOwner(request.nonce)]);
+    await appendAudit(tx, 'visitor', 'privacy-request', row.reference, request.kind);
+    return { outcome: 'confirmed', reference: row.reference };
+  });
+}

@@ -1,0 +1,48 @@
+import 'server-only';
+import { z } from 'zod';
+import type { Db } from '../../platform/db';
+import type { SendMail } from '../../delivery/email/transport';
+import { dropSentJobs } from '../../delivery/queue/operations';
+import { defineJob, type JobHandler } from '../../delivery/queue/job';
+import { confirmUrl, verifyPrivacyLink } from './link-token';
+import { buildLinkMail, type PrivacyMailFrom } from './mails';
+
+/**
+ * The `privacy.link` job: the e-mail with a request's confirmation link. Its payload is the signed
+ * link token (the address in it is encoded, not in clear); its owner `linkOwner(nonce)`, dropped
+ * once the link is used.
+ */
+export const privacyLinkJob = defineJob('privacy.link', z.object({ token: z.string() }));
+
+/**
+ * Deletes the `privacy.link` jobs already sent: their payload, the link's token, encodes the
+ * address and the person's words of a request never confirmed (a confirmed one drops its own).
+ * Run by the daily purge. Returns how many were deleted.
+ */
+export function forgetSentLinks(db: Db): Promise<number> {
+  return dropSentJobs(db, privacyLinkJob.name);
+}
+
+/** The owner of a link's job, so it can be dropped when the link is used. */
+export function linkOwner(nonce: string): string {
+  return `privacy-link:${nonce}`;
+}
+
+/**
+ * Runs `privacy.link` jobs: e-mails the link to the address the token carries, with `send`. A link
+ * that expired before it could be sent is skipped (the person asks again).
+ * @throws JobFailure from `send`.
+ */
+export function sendPrivacyLink(
+  secret: () => Promise<string>,
+  send: SendMail,
+  siteUrl: URL,
+  from: PrivacyMailFrom,
+): JobHandler<z.infer<typeof privacyLinkJob.payload>> {
+  return async ({ payload }) => {
+    const link = verifyPrivacyLink(payload.token, await secret());
+    if (!link.ok) return { skipped: `link ${link.reason}` };
+    const { email, kind, nonce } = link.request;
+    await send(buildLinkMail(email, kind, confirmUrl(siteUrl, payload.token), nonce, from));
+  };
+}

@@ -1,0 +1,59 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../platform/db';
+import { leads } from '../contact/schema';
+import type { Actor } from '../console/audit';
+import { bookingSettings, isBookingOn } from '../demos/rules';
+import { getEnv, type Env } from '../../platform/env';
+import { getSiteSecret } from '../../platform/security/site-secret';
+import { eraseAddress, type ErasureDeps, type ErasureResult } from './erase';
+
+/**
+ * The operator's erasure with the site's configuration, for the console and `leads erase` (which
+ * loads no page or e-mail template: only what erasing needs).
+ */
+
+/** The erasure's settings from the configuration, with the site secret of `db`. */
+export async function erasureDeps(db: Db, env: Env = getEnv()): Promise<ErasureDeps> {
+  return {
+    secret: await getSiteSecret(db, env.FORM_SECRET),
+    webhookUrls: env.WEBHOOK_URLS,
+    settings: isBookingOn(env) ? bookingSettings(env) : undefined,
+  };
+}
+
+/**
+ * An operator's erasure of everything held for `email` (DPDP Act s.12, asked by other means than
+ * the form), as `actor` (`cli`, or the admin in the console): the same eraseAddress as a visitor's
+ * request, recorded as a request of its own (its reference returned) and audited. No e-mail is
+ * sent: the operator answers the person who asked. Waits up to `waitMs` (default 60 s) for the
+ * cancellations of live demos, which the running site's queue worker sends.
+ * @throws on database errors (nothing is then erased).
+ */
+export async function eraseAs(
+  db: Db,
+  actor: Actor,
+  email: string,
+  options: { waitMs?: number; now?: number } = {},
+): Promise<ErasureResult> {
+  return eraseAddress(db, await erasureDeps(db), { email, kind: 'erase', actor }, options);
+}
+
+/**
+ * eraseAs for the person who made the enquiry `reference` (the console's "Erase this person's
+ * data"): everything held for its address is erased, not just this enquiry. `not-found` when no
+ * enquiry has that reference.
+ * @throws on database errors (nothing is then erased).
+ */
+export async function erasePersonOf(
+  db: Db,
+  actor: Actor,
+  reference: string,
+  options: { waitMs?: number; now?: number } = {},
+): Promise<ErasureResult | { outcome: 'not-found' }> {
+  const [lead] = await db
+    .select({ email: leads.email })
+    .from(leads)
+    .where(eq(leads.reference, reference.trim().toUpperCase()));
+  return lead ? eraseAs(db, actor, lead.email, options) : { outcome: 'not-found' };
+}

@@ -1,0 +1,171 @@
+import 'server-only';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import lockfile from 'proper-lockfile';
+import { Pool, type PoolConfig } from 'pg';
+import { serverRoot } from '@/lib/server-root';
+import { errorFacts, log } from '../log';
+import { bridgeDirectory, startPgliteBridge } from './pglite-bridge';
+
+/** A Drizzle database over either driver; queries are written once against this type. */
+export type Db = PgDatabase<PgQueryResultHKT>;
+
+/** An open database: the Drizzle handle, which engine it is, and how to migrate and close it. */
+export type Database = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Applies the SQL migrations in `drizzle/` under a PostgreSQL advisory lock. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Key of the advisory lock serialising migrations across instances (any constant bigint). */
+const MIGRATION_LOCK_KEY = 4_711_203_001;
+
+/** Where the generated migrations live: `drizzle/` in the server's root (the repository, or the standalone bundle). */
+const defaultMigrationsFolder = () => path.join(/* turbopackIgnore: true */ serverRoot, 'drizzle');
+
+export type OpenOptions = {
+  /** A `postgres://` URL: use that server; otherwise PGlite in `dataDir`. */
+  url?: string;
+  /** PGlite's data directory (created if missing). */
+  dataDir: string;
+  migrationsFolder?: string;
+  /** Connections in the PostgreSQL pool (default 10). */
+  poolSize?: number;
+  /**
+   * PGlite only, for the site's server process: serve the database to local clients (the `leads`
+   * CLI) on a Unix socket in `dataDir` while it is open (`startPgliteBridge`).
+   */
+  serveLocalClients?: boolean;
+  /**
+   * PGlite only, for the `leads` CLI: when the running site serves `dataDir` on its socket, use
+   * it through `pg` (one connection) instead of opening PGlite, which the site holds.
+   */
+  preferRunningSite?: boolean;
+};
+
+/**
+ * Opens the database: PostgreSQL when `url` is set, else PGlite in `dataDir`.
+ * PGlite must never be opened by two processes at once (it corrupts the directory), so the
+ * directory is locked first; a second opener waits up to 15 s, then fails with an error saying
+ * which directory is busy. With `serveLocalClients` the opener shares it on a Unix socket, and an
+ * opener with `preferRunningSite` uses that socket when it answers.
+ * @throws when the server is unreachable or the PGlite directory is locked by another process.
+ */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const migrationsFolder = options.migrationsFolder ?? defaultMigrationsFolder();
+  if (options.url)
+    return openPostgres(
+      { connectionString: options.url, max: options.poolSize ?? 10 },
+      migrationsFolder,
+    );
+  if (options.preferRunningSite) {
+    // The site's socket (a stale file or none refuses the connection: then open PGlite here).
+    const viaSite = await openPostgres(
+      { host: bridgeDirectory(options.dataDir), user: 'postgres', database: 'postgres', max: 1 },
+      migrationsFolder,
+    ).catch(() => undefined);
+    if (viaSite) return { ...viaSite, kind: 'pglite' };
+  }
+  return openPglite(options.dataDir, migrationsFolder, options.serveLocalClients ?? false);
+}
+
+async function openPostgres(config: PoolConfig, migrationsFolder: string): Promise<Database> {
+  const pool = new Pool(config);
+  // An idle connection dropped by the server (restart, failover, terminated backend) emits 'error'
+  // on the pool; unhandled, it would crash the process. The pool replaces the client by itself.
+  pool.on('error', (error) =>
+    log.warn({ event: 'database.idle_client_error', error: errorFacts(error) }),
+  );
+  const db = drizzlePg({ client: pool });
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return {
+    db,
+    kind: 'postgres',
+    async migrate() {
+      // A session-level advisory lock needs one connection for lock, migrate and unlock.
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        try {
+          await migratePg(drizzlePg({ client }), { migrationsFolder });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(
+  dataDir: string,
+  migrationsFolder: string,
+  serve: boolean,
+): Promise<Database> {
+  const directory = path.resolve(dataDir);
+  await mkdir(directory, { recursive: true });
+  // The lock is refreshed every 2 s; one left by a killed process goes stale after 10 s, so an
+  // immediate restart waits for it (up to 15 s) instead of failing.
+  const release = await lockfile
+    .lock(directory, {
+      lockfilePath: path.join(directory, '.pglite.lock'),
+      stale: 10_000,
+      update: 2_000,
+      retries: { retries: 15, factor: 1, minTimeout: 1_000, maxTimeout: 1_000 },
+    })
+    .catch((error: unknown) => {
+      throw new Error(
+        `The PGlite data directory ${directory} is in use by another process (the running site?). ` +
+          'Stop it first, or use PostgreSQL (DATABASE_URL) to share the database.',
+        { cause: error },
+      );
+    });
+  try {
+    const client = await PGlite.create(path.join(directory, 'pglite'));
+    // Without the socket (e.g. a path over the 107-byte limit) the site still runs; the CLI then
+    // finds the directory locked and says so.
+    const bridge = serve
+      ? await startPgliteBridge(client, directory).catch((error: unknown) => {
+          log.warn({ event: 'database.socket_unavailable', error: errorFacts(error) });
+          return undefined;
+        })
+      : undefined;
+    const db = drizzlePglite({ client });
+    return {
+      db,
+      kind: 'pglite',
+      async migrate() {
+        await db.execute(sql`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+        try {
+          await migratePglite(db, { migrationsFolder });
+        } finally {
+          await db.execute(sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
+        }
+      },
+      async close() {
+        await bridge?.close();
+        await client.close();
+        await release();
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}

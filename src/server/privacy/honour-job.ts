@@ -1,6 +1,0 @@
-import 'server-only';
-import { z } from 'zod';
-import { defineJob } from '../queue/job';
-
-/** The `privacy.honour` job: does what a verified request asks (honour.ts runs it). */
-export const honourJob = defineJob('privacy.honour', z.object({ requestId: z.uuid() }));
