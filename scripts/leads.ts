@@ -28,7 +28,7 @@ import { formatDay, formatTime } from '@/lib/demo/display';
 import { isNameField, singleLineFields, visitorName } from '@/lib/contact-fields';
 import { listUpcomingDemos } from '@/server/features/demos/operator';
 import { bookingSettings } from '@/server/features/demos/rules';
-import { CLI_ACTOR } from '@/server/features/console/audit';
+import { CLI_ACTOR } from '@/server/platform/audit';
 import {
   acknowledgeDeliveries,
   cancelDemoAs,

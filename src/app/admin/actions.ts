@@ -3,7 +3,7 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { SIGN_IN_PATH } from '@/server/features/console/auth';
-import { appendAudit } from '@/server/features/console/audit';
+import { appendAudit } from '@/server/platform/audit';
 import {
   acknowledgeDeliveries,
   cancelDemoAs,

@@ -25,11 +25,11 @@ import { sendSpamDigest, spamDigestJob } from '../features/console/spam-digest';
 import { privacyReplyJob, sendPrivacyReply } from '../features/privacy/reply';
 import { createWebhookPoster } from '../delivery/webhooks/sender';
 import { bookingSettings, isBookingOn } from '../features/demos/rules';
-import { addressHash } from '../features/privacy/address-hash';
+import { addressHash } from '../platform/people/address-hash';
 import { honourPrivacyRequest } from '../features/privacy/honour';
 import { honourJob } from '../features/privacy/honour-job';
 import { privacyLinkJob, sendPrivacyLink } from '../features/privacy/link-job';
-import { isSuppressed } from '../features/privacy/suppression';
+import { isSuppressed } from '../platform/people/suppression';
 import { leadErasedWebhookJob, postLeadErased } from '../features/privacy/webhook';
 
 /**

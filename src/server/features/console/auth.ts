@@ -10,7 +10,7 @@ import { operators, operatorAccounts, operatorSessions, signInTokens } from './s
 import type { Env } from '../../platform/env';
 import { errorFacts, log } from '../../platform/log';
 import { getSiteSecret } from '../../platform/security/site-secret';
-import { appendAudit } from './audit';
+import { appendAudit } from '../../platform/audit';
 
 /** How long a sign-in link works. */
 export const SIGN_IN_LINK_SECONDS = 10 * 60;

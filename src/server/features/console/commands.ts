@@ -15,7 +15,7 @@ import {
   type LeadFilter,
   type ReleaseResult,
 } from '../../wiring/lead-operations';
-import { appendAudit, type Actor } from './audit';
+import { appendAudit, type Actor } from '../../platform/audit';
 
 /**
  * The operator's acts on enquiries and demos, each written to the audit log as `actor` did it:

@@ -16,7 +16,7 @@ import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@te
 import { deps, formData, request, TEST_SECRET } from '@test/enquiry';
 import { countLeads, listLeads } from '../../wiring/lead-operations';
 import { authFor, type ConsoleAuth } from './auth';
-import { CLI_ACTOR, listAudit, type Actor } from './audit';
+import { CLI_ACTOR, listAudit, type Actor } from '../../platform/audit';
 import {
   acknowledgeDeliveries,
   cancelDemoAs,

@@ -4,7 +4,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../platform/db';
 import { operators, type OperatorRole } from './schema';
-import { appendAudit, type Actor } from './audit';
+import { appendAudit, type Actor } from '../../platform/audit';
 
 /** An operator as the console lists them. */
 export type Operator = { id: string; email: string; role: OperatorRole; createdAt: Date };

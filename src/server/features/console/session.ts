@@ -9,7 +9,7 @@ import { createSmtpSender } from '../../delivery/email/transport';
 import { getEnv, type Env } from '../../platform/env';
 import { log } from '../../platform/log';
 import { authFor, SIGN_IN_PATH, type ConsoleAuth } from './auth';
-import type { Actor } from './audit';
+import type { Actor } from '../../platform/audit';
 import { ensureAdmins } from './operators';
 
 /** The signed-in operator of a request. */

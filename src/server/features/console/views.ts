@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db';
 import { demoBookings, type DemoBookingStatus } from '../demos/schema';
 import { jobs, type JobStatus } from '../../delivery/queue/schema';
 import { leads } from '../contact/schema';
-import { appendAudit, type Actor } from './audit';
+import { appendAudit, type Actor } from '../../platform/audit';
 
 /** One delivery job of an enquiry as its page shows it. */
 export type DeliveryRow = {

@@ -8,7 +8,7 @@ import { leads } from './schema';
 import { enqueueDeliveries, type DeliveryTargets } from './deliveries';
 import { consumeRateLimit, countInWindow, type RateLimit } from '../../platform/rate-limit';
 import { newReference } from './reference';
-import { liftSuppression } from '../privacy/suppression';
+import { liftSuppression } from '../../platform/people/suppression';
 
 /**
  * What storing an enquiry did: stored now (as a lead, or quarantined as spam), already stored

@@ -16,7 +16,7 @@ import type { Db } from '../../platform/db';
 import type { DeliveryTargets } from './deliveries';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { isSameSite } from '../../platform/http/same-site';
-import { addressHash } from '../privacy/address-hash';
+import { addressHash } from '../../platform/people/address-hash';
 import { errorFacts, log } from '../../platform/log';
 import { countEnquiry } from '../../platform/metrics';
 import { proofField } from '@/lib/proof-of-work';

@@ -1,9 +1,9 @@
 import 'server-only';
 import type { Db } from '../../platform/db';
-import { appendAudit } from '../console/audit';
+import { appendAudit } from '../../platform/audit';
 import { enqueue } from '../../delivery/queue/enqueue';
 import { dropJobsOf } from '../../delivery/queue/operations';
-import { addressHash } from './address-hash';
+import { addressHash } from '../../platform/people/address-hash';
 import { honourJob } from './honour-job';
 import { linkOwner } from './link-job';
 import { verifyPrivacyLink } from './link-token';

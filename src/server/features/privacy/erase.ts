@@ -5,13 +5,13 @@ import { containsPattern } from '@/lib/like-pattern';
 import type { Db } from '../../platform/db';
 import { auditLog } from '../../platform/audit/schema';
 import { demoBookings } from '../demos/schema';
-import { appendAudit, type Actor } from '../console/audit';
+import { appendAudit, type Actor } from '../../platform/audit';
 import type { BookingSettings } from '../demos/types';
 import { deleteLeadsByEmail, leadsFrom } from '../../wiring/lead-operations';
 import { newReference } from '../contact/reference';
-import { addressHash } from './address-hash';
+import { addressHash } from '../../platform/people/address-hash';
 import { closeRequest, counted, openRequest, type PrivacyRequest } from './records';
-import { suppress } from './suppression';
+import { suppress } from '../../platform/people/suppression';
 import { enqueueLeadErased } from './webhook';
 
 /** What an erasure needs from the configuration. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import type { Db } from '../../platform/db';
-import { appendAudit } from '../console/audit';
+import { appendAudit } from '../../platform/audit';
 import type { SendMail } from '../../delivery/email/transport';
 import { JobFailure } from '../../delivery/queue/failure';
 import type { JobHandler } from '../../delivery/queue/job';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { privacyRequestSchema } from '@/lib/privacy-request-schema';
-import { addressHash } from './address-hash';
+import { addressHash } from '../../platform/people/address-hash';
 import { issuePrivacyLink, PRIVACY_LINK_MAX_AGE_MS, verifyPrivacyLink } from './link-token';
 
 const secret = 'test-secret-0123456789abcdef0123456789abcdef';

@@ -10,7 +10,7 @@ import { leads } from '../contact/schema';
 import { privacyRequests } from './schema';
 import { suppressions } from '../../platform/people/schema';
 import { getSiteSecret } from '../../platform/security/site-secret';
-import { addressHash } from './address-hash';
+import { addressHash } from '../../platform/people/address-hash';
 import { eraseAddress } from './erase';
 import { erasePersonOf } from './operator';
 import { leadErasedWebhookJob } from './webhook';

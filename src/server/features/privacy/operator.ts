@@ -2,7 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { leads } from '../contact/schema';
-import type { Actor } from '../console/audit';
+import type { Actor } from '../../platform/audit';
 import { bookingSettings, isBookingOn } from '../demos/rules';
 import { getEnv, type Env } from '../../platform/env';
 import { getSiteSecret } from '../../platform/security/site-secret';

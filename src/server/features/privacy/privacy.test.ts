@@ -30,14 +30,14 @@ import { createSmtpSender } from '../../delivery/email/transport';
 import { listLeads } from '../../wiring/lead-operations';
 import { handle } from '../../delivery/queue/job';
 import { createWebhookPoster } from '../../delivery/webhooks/sender';
-import { addressHash } from './address-hash';
+import { addressHash } from '../../platform/people/address-hash';
 import { askForPrivacyLink, type AskDeps } from './ask';
 import { confirmPrivacyRequest } from './confirm';
 import type { PersonData } from './copy';
 import { honourPrivacyRequest } from './honour';
 import { honourJob } from './honour-job';
 import { forgetSentLinks, privacyLinkJob, sendPrivacyLink } from './link-job';
-import { isSuppressed } from './suppression';
+import { isSuppressed } from '../../platform/people/suppression';
 import { leadErasedWebhookJob, postLeadErased } from './webhook';
 
 const WEBHOOK_SECRET = `whsec_${Buffer.from('privacy-test-webhook-secret').toString('base64')}`;

@@ -7,7 +7,7 @@ import { fastRetry, LEADS_FROM } from '@test/enquiry';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { consoleNav } from '@/content/console';
 import { site } from '@/content/site';
-import { listAudit, type Actor } from '../console/audit';
+import { listAudit, type Actor } from '../../platform/audit';
 import { addOperator, ensureAdmins } from '../console/operators';
 import { auditLog } from '../../platform/audit/schema';
 import { jobs } from '../../delivery/queue/schema';

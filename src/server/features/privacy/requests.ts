@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { summarizePrivacy, type PrivacySummary } from '@/lib/privacy-alarm';
-import { appendAudit, type Actor } from '../console/audit';
+import { appendAudit, type Actor } from '../../platform/audit';
 import { findOperator } from '../console/operators';
 import type { Db } from '../../platform/db';
 import { privacyRequests, type PrivacyRequestKind } from './schema';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { auditActionLabels } from '@/content/console';
 import { parsePage } from '@/lib/console/inbox-filter';
-import { auditActions, listAudit, type AuditAction } from '@/server/features/console/audit';
+import { auditActions, listAudit, type AuditAction } from '@/server/platform/audit';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
 import {
   buttonClass,

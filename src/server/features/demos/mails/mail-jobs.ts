@@ -10,8 +10,8 @@ import type { SendMail } from '../../../delivery/email/transport';
 import { enqueue } from '../../../delivery/queue/enqueue';
 import { JobFailure } from '../../../delivery/queue/failure';
 import { defineJob, type JobHandler } from '../../../delivery/queue/job';
-import { addressHash } from '../../privacy/address-hash';
-import { isSuppressed } from '../../privacy/suppression';
+import { addressHash } from '../../../platform/people/address-hash';
+import { isSuppressed } from '../../../platform/people/suppression';
 import { getSiteSecret } from '../../../platform/security/site-secret';
 import { sameHost } from '../bookings';
 import type {

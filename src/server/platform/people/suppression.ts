@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../platform/db';
-import { suppressions } from '../../platform/people/schema';
+import type { Db } from '../db';
+import { suppressions } from './schema';
 
 /**
  * The suppression list: keyed hashes (addressHash) of the addresses that asked to be erased or to

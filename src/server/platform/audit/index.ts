@@ -2,8 +2,8 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
 import { containsPattern } from '@/lib/like-pattern';
-import type { Db } from '../../platform/db';
-import { auditLog } from '../../platform/audit/schema';
+import type { Db } from '../db';
+import { auditLog } from './schema';
 
 /** What the audit log records, one name per kind of act. */
 export const auditActions = [
