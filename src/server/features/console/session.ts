@@ -8,6 +8,8 @@ import type { OperatorRole } from './schema';
 import { createSmtpSender } from '../../delivery/email/transport';
 import { getEnv, type Env } from '../../platform/env';
 import { log } from '../../platform/log';
+import { isSameSite, originFacts } from '../../platform/http/same-site';
+import type { TrustProxy } from '../../platform/http/trust-proxy';
 import { authFor, SIGN_IN_PATH, type ConsoleAuth } from './auth';
 import type { Actor } from '../../platform/audit';
 import { ensureAdmins } from './operators';
@@ -70,6 +72,15 @@ export async function requirePageOperator(role: OperatorRole = 'sales'): Promise
   return operator;
 }
 
+/**
+ * Whether a console post comes from the site: its `Origin` names the host the operator addressed
+ * (behind the edge, the forwarded host when `trust` (TRUST_PROXY) trusts the peer) or the
+ * site's own origin (`SITE_URL`, by default http://localhost:3000). The visitor forms' check.
+ */
+export function isConsolePost(request: Headers, trust: TrustProxy): boolean {
+  return isSameSite(originFacts(request, trust), [siteUrl().origin]);
+}
+
 /** The page that answers 403 to a refused action posted without JavaScript. */
 export const FORBIDDEN_PATH = '/admin/forbidden';
 
@@ -83,17 +94,7 @@ export const FORBIDDEN_PATH = '/admin/forbidden';
 export async function requireActionOperator(role: OperatorRole = 'sales'): Promise<SignedIn> {
   const request = await headers();
   const refuse = (): never => (request.get('next-action') ? forbidden() : redirect(FORBIDDEN_PATH));
-  const origin = request.get('origin');
-  const host = request.get('host');
-  let sameSite = false;
-  try {
-    sameSite =
-      origin !== null &&
-      (new URL(origin).host === host || new URL(origin).origin === siteUrl().origin);
-  } catch {
-    sameSite = false;
-  }
-  if (!sameSite) refuse();
+  if (!isConsolePost(request, getEnv().TRUST_PROXY)) refuse();
   const operator = await currentOperator();
   if (!operator || (role === 'admin' && operator.role !== 'admin')) return refuse();
   return operator;

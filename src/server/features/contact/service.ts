@@ -4,12 +4,8 @@ import type { ContactFormState } from '@/lib/contact-schema';
 import { refererPath } from '@/lib/enquiry-context';
 import { getDatabase } from '../../platform/db';
 import { getEnv } from '../../platform/env';
-import {
-  addressedHost,
-  formPostFacts,
-  formRateLimit,
-  siteOrigins,
-} from '../../platform/http/form-post';
+import { formPostFacts, formRateLimit, siteOrigins } from '../../platform/http/form-post';
+import { addressedHost } from '../../platform/http/same-site';
 import { errorFacts, log } from '../../platform/log';
 import { nudgeQueueWorker } from '../../delivery/queue/runtime';
 import { createFormChallenge } from './altcha';
@@ -41,12 +37,12 @@ export async function contactPageSettings(): Promise<{
 
 /**
  * The page on this site the visitor opened the contact page from: the path of the request's
- * `Referer` when it names this host (`X-Forwarded-Host` or `Host`) or `SITE_URL`'s, else null.
+ * `Referer` when it names this host (addressedHost) or `SITE_URL`'s, else null.
  */
 export function sourcePageOf(headers: Headers): string | null {
-  const siteUrl = getEnv().SITE_URL;
+  const { SITE_URL: siteUrl, TRUST_PROXY } = getEnv();
   return refererPath(headers.get('referer'), [
-    addressedHost(headers),
+    addressedHost(headers, TRUST_PROXY),
     siteUrl ? new URL(siteUrl).host : null,
   ]);
 }

@@ -30,7 +30,7 @@ import { issueFormToken, TOKEN_MIN_AGE_MS, verifyFormToken, type TokenCheck } fr
 export type SubmissionRequest = {
   /** The `Origin` header (null when absent). */
   origin: string | null;
-  /** The host the visitor addressed (`X-Forwarded-Host` or `Host`). */
+  /** The host the visitor addressed (addressedHost: a trusted edge's forwarded host, else Host). */
   host: string | null;
   /** Client address (see `clientAddress`); only its salted hash is kept. */
   clientAddress: string;

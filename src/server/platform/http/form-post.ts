@@ -2,7 +2,7 @@ import 'server-only';
 import type { Env } from '../env';
 import type { RateLimit } from '../rate-limit';
 import { clientAddress } from './client-address';
-import type { OriginFacts } from './same-site';
+import { originFacts, type OriginFacts } from './same-site';
 
 /** What the checks of a form post read from its request. */
 export type FormPostFacts = OriginFacts & {
@@ -12,19 +12,13 @@ export type FormPostFacts = OriginFacts & {
 
 /**
  * The facts of a form post from its request `headers`: `Origin`, the host the visitor addressed
- * (`X-Forwarded-Host`, else `Host`) and the client's address (TRUST_PROXY decides which hop).
+ * (addressedHost) and the client's address (TRUST_PROXY decides which hop for both).
  */
 export function formPostFacts(headers: Headers, env: Pick<Env, 'TRUST_PROXY'>): FormPostFacts {
   return {
-    origin: headers.get('origin'),
-    host: addressedHost(headers),
+    ...originFacts(headers, env.TRUST_PROXY),
     clientAddress: clientAddress(headers, env.TRUST_PROXY),
   };
-}
-
-/** The host the visitor addressed: `X-Forwarded-Host` (set by the edge), else `Host`. */
-export function addressedHost(headers: Headers): string | null {
-  return headers.get('x-forwarded-host') ?? headers.get('host');
 }
 
 /** The origins, besides the request's own host, allowed to post the site's forms: SITE_URL's. */
