@@ -1,10 +1,9 @@
 import 'server-only';
-import { alarmTransition, assessDelivery } from '@/lib/delivery-alarm';
-import { assessPrivacy, privacyAlarmEvents } from '@/lib/privacy-alarm';
+import { alarmTransition } from '@/lib/delivery-alarm';
+import { privacyAlarmEvents } from '@/lib/privacy-alarm';
 import type { Db } from '../platform/db';
 import { errorFacts, log } from '../platform/log';
-import { readPrivacySummary } from '../features/privacy/requests';
-import { readDeliverySummary } from './delivery-summary';
+import { assessAgainst } from './readiness';
 
 /** A running delivery monitor. */
 export type DeliveryMonitor = {
@@ -15,8 +14,8 @@ export type DeliveryMonitor = {
 };
 
 /**
- * Watches delivery and the open privacy requests every `intervalMs` (DELIVERY_CHECK_SECONDS) and
- * logs once per transition, not per check, for log-based alerting (docs/operations.md):
+ * Watches delivery and the open privacy requests every `intervalMs` (DELIVERY_CHECK_SECONDS), by
+ * the readiness assessment `/api/health` answers with, and logs once per transition, not per check, for log-based alerting (docs/operations.md):
  * - at error level, `delivery.stalled` with the reasons when the delivery alarm starts and
  *   `delivery.recovered` when it ends; it is on while `assessDelivery` says degraded (oldest
  *   pending older than `alertSeconds`, or a failed job);
@@ -35,16 +34,14 @@ export function startDeliveryMonitor(
   const check = () =>
     (checking ??= (async () => {
       try {
-        const [summary, privacy] = await Promise.all([
-          readDeliverySummary(db),
-          readPrivacySummary(db, options.privacyAlertDays),
-        ]);
-        const assessment = assessDelivery(summary, options.alertSeconds);
-        const event = alarmTransition(stalled, assessment);
-        stalled = assessment.status === 'degraded';
-        if (event) log.error({ event, reasons: assessment.reasons, ...summary });
+        const { delivery, privacy, deliveryAssessment, privacyAssessment } = await assessAgainst(
+          db,
+          options,
+        );
+        const event = alarmTransition(stalled, deliveryAssessment);
+        stalled = deliveryAssessment.status === 'degraded';
+        if (event) log.error({ event, reasons: deliveryAssessment.reasons, ...delivery });
 
-        const privacyAssessment = assessPrivacy(privacy, options.privacyAlertDays);
         const privacyEvent = alarmTransition(privacyDue, privacyAssessment, privacyAlarmEvents);
         privacyDue = privacyAssessment.status === 'degraded';
         if (privacyEvent)

@@ -1,4 +1,4 @@
-import { checkReadiness } from '@/server/wiring/health';
+import { checkReadiness } from '@/server/wiring/readiness';
 
 export const dynamic = 'force-dynamic';
 

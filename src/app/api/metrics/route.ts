@@ -1,6 +1,6 @@
 import { hasBearerToken } from '@/lib/security/bearer-token';
 import { getDatabase } from '@/server/platform/db';
-import { readDeliverySummary } from '@/server/wiring/delivery-summary';
+import { readDeliverySummary } from '@/server/wiring/readiness';
 import { getEnv } from '@/server/platform/env';
 import { readPrivacySummary } from '@/server/features/privacy/requests';
 import { renderMetrics } from '@/server/platform/metrics';

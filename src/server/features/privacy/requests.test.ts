@@ -15,7 +15,7 @@ import { operators } from '../console/schema';
 import { privacyRequests, type PrivacyRequestKind } from './schema';
 import { startDeliveryMonitor } from '../../wiring/delivery-monitor';
 import { createSmtpSender } from '../../delivery/email/transport';
-import { assessReadiness } from '../../wiring/health';
+import { assessReadiness } from '../../wiring/readiness';
 import { log } from '../../platform/log';
 import { handle } from '../../delivery/queue/job';
 import { createWorker } from '../../delivery/queue/worker';
