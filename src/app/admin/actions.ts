@@ -2,8 +2,15 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import {
+  consoleAction,
+  text,
+  texts,
+  withNotice,
+  type FormFields,
+} from '@/server/features/console/action';
 import { SIGN_IN_PATH } from '@/server/features/console/auth';
-import { appendAudit } from '@/server/platform/audit';
 import {
   acknowledgeDeliveries,
   cancelDemoAs,
@@ -16,7 +23,7 @@ import {
   changeOperatorRole,
   removeOperator,
 } from '@/server/features/console/operators';
-import { consoleAuth, requireActionOperator } from '@/server/features/console/session';
+import { consoleAuth } from '@/server/features/console/session';
 import { requestSignIn } from '@/server/features/console/sign-in';
 import type { OperatorRole } from '@/server/features/console/schema';
 import { bookingSettings } from '@/server/features/demos/rules';
@@ -26,35 +33,22 @@ import { nudgeQueueWorker } from '@/server/delivery/queue/runtime';
 import { erasePersonOf } from '@/server/features/privacy/operator';
 
 /**
- * The console's server actions. Each is posted by a plain form (no JavaScript needed), takes a
- * bound `null` before the form (the shape the request guard accepts), checks the session, the
- * role and the form's origin on the server (403 and nothing changed otherwise), calls the same
- * audited command as the `leads` CLI, and redirects back with a notice (POST, then GET).
+ * The console's server actions, each through consoleAction (origin, session and role checked on
+ * the server, the form read by a schema); each calls the same audited command as the `leads` CLI
+ * and redirects back with a notice (POST, then GET).
  */
 
-const field = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
+/** A reference as a path segment: upper case, letters, digits and dashes only. */
+const segment = (reference: string) => reference.toUpperCase().replace(/[^A-Z0-9-]/g, '');
 
-/** Back to `path` with `?notice=`: `path` is one of the console's own, never taken from the form. */
-function back(path: string, notice: string): never {
-  const separator = path.includes('?') ? '&' : '?';
-  redirect(`${path}${separator}notice=${encodeURIComponent(notice)}`);
-}
+/** An enquiry's page path for a `reference`. */
+const enquiryPath = (reference: string) => `/admin/enquiries/${segment(reference)}`;
 
-/** An enquiry's page path for the form's `reference` (letters, digits and dashes only). */
-function enquiryPath(form: FormData): string {
-  const reference = field(form, 'reference')
-    .toUpperCase()
-    .replace(/[^A-Z0-9-]/g, '');
-  return `/admin/enquiries/${reference}`;
-}
+/** A privacy request's page path for a `reference`. */
+const privacyPath = (reference: string) => `/admin/privacy/${segment(reference)}`;
 
-/** A privacy request's page path for the form's `reference` (letters, digits and dashes only). */
-function privacyPath(form: FormData): string {
-  const reference = field(form, 'reference')
-    .toUpperCase()
-    .replace(/[^A-Z0-9-]/g, '');
-  return `/admin/privacy/${reference}`;
-}
+/** A role chosen in a form: `admin`, anything else `sales`. */
+const role = text.transform((value): OperatorRole => (value === 'admin' ? 'admin' : 'sales'));
 
 /** Asks for a sign-in link (the sign-in page's form); same answer for operators and strangers. */
 export async function signInAction(_bound: null, form: FormData): Promise<never> {
@@ -68,144 +62,161 @@ export async function signInAction(_bound: null, form: FormData): Promise<never>
 }
 
 /** Ends the operator's session (and writes the audit row). */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the bound-null-then-form shape
-export async function signOutAction(_bound: null, _form: FormData): Promise<never> {
-  const operator = await requireActionOperator();
-  const { db, auth } = await consoleAuth();
-  await appendAudit(db, operator, 'sign-out');
-  await auth.api.signOut({ headers: await headers() });
-  redirect(SIGN_IN_PATH);
-}
+export const signOutAction = consoleAction(
+  { schema: z.object({}), audit: 'sign-out' },
+  async (_input, { auth }) => {
+    await auth.api.signOut({ headers: await headers() });
+    return SIGN_IN_PATH;
+  },
+);
 
 /** Releases the spam enquiries ticked in the form (`reference`, one or several). */
-export async function releaseAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator();
-  const { db, env } = await consoleAuth();
-  const references = form.getAll('reference').map(String).filter(Boolean).slice(0, 200);
-  const results = await releaseEnquiries(db, operator, references, {
-    webhookUrls: env.WEBHOOK_URLS,
-  });
-  const released = [...results.values()].filter((result) => result === 'released').length;
-  if (released) nudgeQueueWorker();
-  back(
-    field(form, 'from') === 'enquiry' ? enquiryPath(form) : '/admin/spam',
-    released ? 'released' : 'nothing-released',
-  );
-}
+export const releaseAction = consoleAction(
+  {
+    schema: z.object({
+      reference: z
+        .array(z.string())
+        .optional()
+        .transform((values = []) => ({
+          ticked: texts(200).parse(values),
+          first: text.parse(values),
+        })),
+      from: text,
+    }),
+  },
+  async ({ reference, from }, { operator, db, env }) => {
+    const results = await releaseEnquiries(db, operator, reference.ticked, {
+      webhookUrls: env.WEBHOOK_URLS,
+    });
+    const released = [...results.values()].filter((result) => result === 'released').length;
+    if (released) nudgeQueueWorker();
+    return withNotice(
+      from === 'enquiry' ? enquiryPath(reference.first) : '/admin/spam',
+      released ? 'released' : 'nothing-released',
+    );
+  },
+);
 
 /** Re-queues the failed deliveries of the form's enquiry. */
-export async function retryAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator();
-  const { db } = await consoleAuth();
-  const count = await retryDeliveries(db, operator, field(form, 'reference'));
-  if (count) nudgeQueueWorker();
-  back(enquiryPath(form), count === null ? 'not-found' : 'retried');
-}
+export const retryAction = consoleAction(
+  { schema: z.object({ reference: text }) },
+  async ({ reference }, { operator, db }) => {
+    const count = await retryDeliveries(db, operator, reference);
+    if (count) nudgeQueueWorker();
+    return withNotice(enquiryPath(reference), count === null ? 'not-found' : 'retried');
+  },
+);
 
 /** Acknowledges the failed deliveries of the form's enquiry. */
-export async function acknowledgeAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator();
-  const { db } = await consoleAuth();
-  const count = await acknowledgeDeliveries(db, operator, field(form, 'reference'));
-  back(enquiryPath(form), count === null ? 'not-found' : 'acknowledged');
-}
+export const acknowledgeAction = consoleAction(
+  { schema: z.object({ reference: text }) },
+  async ({ reference }, { operator, db }) => {
+    const count = await acknowledgeDeliveries(db, operator, reference);
+    return withNotice(enquiryPath(reference), count === null ? 'not-found' : 'acknowledged');
+  },
+);
 
 /** Cancels the upcoming demo of the form's enquiry, as the visitor's cancel does. */
-export async function cancelDemoAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator();
-  const { db, env } = await consoleAuth();
-  const result = await cancelDemoAs(db, operator, bookingSettings(env), field(form, 'reference'));
-  if (result.outcome === 'cancelled') nudgeQueueWorker();
-  back(field(form, 'from') === 'demos' ? '/admin/demos' : enquiryPath(form), result.outcome);
-}
+export const cancelDemoAction = consoleAction(
+  { schema: z.object({ reference: text, from: text }) },
+  async ({ reference, from }, { operator, db, env }) => {
+    const result = await cancelDemoAs(db, operator, bookingSettings(env), reference);
+    if (result.outcome === 'cancelled') nudgeQueueWorker();
+    return withNotice(from === 'demos' ? '/admin/demos' : enquiryPath(reference), result.outcome);
+  },
+);
 
 /** Moves the upcoming demo of the form's enquiry to the chosen `start`. */
-export async function rescheduleDemoAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator();
-  const { db, env } = await consoleAuth();
-  const start = Date.parse(field(form, 'start'));
-  const result = Number.isFinite(start)
-    ? await rescheduleDemoAs(db, operator, bookingSettings(env), field(form, 'reference'), start)
-    : 'invalid';
-  if (result === 'rescheduled') nudgeQueueWorker();
-  back(enquiryPath(form), result);
-}
-
-const roleOf = (form: FormData): OperatorRole =>
-  field(form, 'role') === 'admin' ? 'admin' : 'sales';
+export const rescheduleDemoAction = consoleAction(
+  { schema: z.object({ reference: text, start: text.transform((value) => Date.parse(value)) }) },
+  async ({ reference, start }, { operator, db, env }) => {
+    const result = Number.isFinite(start)
+      ? await rescheduleDemoAs(db, operator, bookingSettings(env), reference, start)
+      : 'invalid';
+    if (result === 'rescheduled') nudgeQueueWorker();
+    return withNotice(enquiryPath(reference), result);
+  },
+);
 
 /** Adds an operator (admins only). */
-export async function addOperatorAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator('admin');
-  const { db } = await consoleAuth();
-  back('/admin/operators', await addOperator(db, operator, field(form, 'email'), roleOf(form)));
-}
+export const addOperatorAction = consoleAction(
+  { role: 'admin', schema: z.object({ email: text, role }) },
+  async (input, { operator, db }) =>
+    withNotice('/admin/operators', await addOperator(db, operator, input.email, input.role)),
+);
 
 /** Changes an operator's role (admins only). */
-export async function changeRoleAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator('admin');
-  const { db } = await consoleAuth();
-  back(
-    '/admin/operators',
-    await changeOperatorRole(db, operator, field(form, 'email'), roleOf(form)),
-  );
-}
+export const changeRoleAction = consoleAction(
+  { role: 'admin', schema: z.object({ email: text, role }) },
+  async (input, { operator, db }) =>
+    withNotice('/admin/operators', await changeOperatorRole(db, operator, input.email, input.role)),
+);
 
 /** Removes an operator and so ends their sessions (admins only). */
-export async function removeOperatorAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator('admin');
-  const { db } = await consoleAuth();
-  back('/admin/operators', await removeOperator(db, operator, field(form, 'email')));
-}
+export const removeOperatorAction = consoleAction(
+  { role: 'admin', schema: z.object({ email: text }) },
+  async ({ email }, { operator, db }) =>
+    withNotice('/admin/operators', await removeOperator(db, operator, email)),
+);
 
 /**
  * Erases everything held for the person of the form's enquiry (admins only, after the page's
- * confirmation step: the form must carry `confirm=erase`): the same erasure as `leads erase` and a
- * visitor's request. Waits up to 15 s for the cancellation of a live demo to be sent.
+ * confirmation step: the form must carry `confirm=erase`, else back with `invalid`): the same
+ * erasure as `leads erase` and a visitor's request. Waits up to 15 s for the cancellation of a
+ * live demo to be sent.
  */
-export async function erasePersonAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator('admin');
-  if (field(form, 'confirm') !== 'erase') back(enquiryPath(form), 'invalid');
-  const { db } = await consoleAuth();
-  nudgeQueueWorker();
-  const result = await erasePersonOf(db, operator, field(form, 'reference'), { waitMs: 15_000 });
-  nudgeQueueWorker();
-  if (result.outcome === 'erased') back('/admin', 'erased');
-  back(enquiryPath(form), result.outcome === 'not-found' ? 'not-found' : 'erase-waiting');
-}
+export const erasePersonAction = consoleAction(
+  {
+    role: 'admin',
+    schema: z.object({ reference: text, confirm: text.pipe(z.literal('erase')) }),
+    invalid: (fields: FormFields) =>
+      withNotice(enquiryPath(text.parse(fields.reference)), 'invalid'),
+  },
+  async ({ reference }, { operator, db }) => {
+    nudgeQueueWorker();
+    const result = await erasePersonOf(db, operator, reference, { waitMs: 15_000 });
+    nudgeQueueWorker();
+    if (result.outcome === 'erased') return withNotice('/admin', 'erased');
+    return withNotice(
+      enquiryPath(reference),
+      result.outcome === 'not-found' ? 'not-found' : 'erase-waiting',
+    );
+  },
+);
 
 /** Assigns the form's privacy request to the chosen admin (`assignee`; admins only). */
-export async function assignPrivacyAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator('admin');
-  const { db } = await consoleAuth();
-  const result = await assignPrivacyRequest(
-    db,
-    operator,
-    field(form, 'reference'),
-    field(form, 'assignee'),
-  );
-  back(privacyPath(form), result === 'closed' ? 'already-closed' : result);
-}
+export const assignPrivacyAction = consoleAction(
+  { role: 'admin', schema: z.object({ reference: text, assignee: text }) },
+  async ({ reference, assignee }, { operator, db }) => {
+    const result = await assignPrivacyRequest(db, operator, reference, assignee);
+    return withNotice(privacyPath(reference), result === 'closed' ? 'already-closed' : result);
+  },
+);
 
 /**
  * E-mails the reply to the form's privacy request and closes it (admins only); back to the list
  * once closed, to the request when nothing was sent.
  */
-export async function replyPrivacyAction(_bound: null, form: FormData): Promise<never> {
-  const operator = await requireActionOperator('admin');
-  const { db } = await consoleAuth();
-  const result = await replyToPrivacyRequest(
-    db,
-    operator,
-    field(form, 'reference'),
-    String(form.get('reply') ?? ''),
-  );
-  if (result === 'replied') {
-    nudgeQueueWorker();
-    back('/admin/privacy', 'replied');
-  }
-  back(
-    privacyPath(form),
-    result === 'closed' ? 'already-closed' : result === 'invalid' ? 'reply-invalid' : result,
-  );
-}
+export const replyPrivacyAction = consoleAction(
+  {
+    role: 'admin',
+    schema: z.object({
+      reference: text,
+      reply: z
+        .array(z.string())
+        .optional()
+        .transform((values) => values?.[0] ?? ''),
+    }),
+  },
+  async ({ reference, reply }, { operator, db }) => {
+    const result = await replyToPrivacyRequest(db, operator, reference, reply);
+    if (result === 'replied') {
+      nudgeQueueWorker();
+      return withNotice('/admin/privacy', 'replied');
+    }
+    return withNotice(
+      privacyPath(reference),
+      result === 'closed' ? 'already-closed' : result === 'invalid' ? 'reply-invalid' : result,
+    );
+  },
+);
