@@ -3,7 +3,7 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { PrivacyFormState } from '@/lib/privacy-request-schema';
-import { errorFacts, log } from '@/server/platform/log';
+import { visitorFormAction } from '@/server/platform/http/form-post';
 import { confirmPrivacyLink, requestPrivacyLink } from '@/server/features/privacy/service';
 
 /**
@@ -29,16 +29,17 @@ export async function confirmPrivacyRequestAction(
   _bound: null,
   formData: FormData,
 ): Promise<never> {
-  let query: Record<string, string>;
-  try {
-    const result = await confirmPrivacyLink(formData.get('token'));
-    query =
-      result.outcome === 'confirmed'
-        ? { outcome: 'confirmed', reference: result.reference }
-        : { outcome: result.outcome };
-  } catch (error) {
-    log.error({ event: 'privacy.confirm_failed', error: errorFacts(error) });
-    query = { outcome: 'unavailable' };
-  }
+  const query = await visitorFormAction<Record<string, string>>(
+    await headers(),
+    { failed: 'privacy.confirm_failed', unavailable: () => ({ outcome: 'unavailable' }) },
+    async () => {
+      const result = await confirmPrivacyLink(formData.get('token'));
+      const query: Record<string, string> =
+        result.outcome === 'confirmed'
+          ? { outcome: 'confirmed', reference: result.reference }
+          : { outcome: result.outcome };
+      return query;
+    },
+  );
   redirect(`/privacy-requests/confirm?${new URLSearchParams(query)}`);
 }

@@ -6,9 +6,7 @@ import { isHttps } from '@/lib/security/transport';
 import { bookFromForm } from '@/server/features/demos/forms';
 import { BOOKING_COOKIE, BOOKING_TOKEN_MAX_AGE_MS } from '@/server/features/demos/tokens';
 import type { BookOutcome } from '@/server/features/demos/types';
-import { getEnv } from '@/server/platform/env';
-import { clientAddress } from '@/server/platform/http/client-address';
-import { errorFacts, log } from '@/server/platform/log';
+import { visitorFormAction } from '@/server/platform/http/form-post';
 
 /**
  * The booking form's server action (a plain POST without JavaScript): books the chosen
@@ -28,13 +26,11 @@ export async function bookDemoTime(_previous: string | null, formData: FormData)
   const token = String(formData.get('token') ?? '');
   const requestHeaders = await headers();
   const start = String(formData.get('start') ?? '');
-  let outcome: BookOutcome | 'unavailable';
-  try {
-    outcome = await bookFromForm(token, start, clientAddress(requestHeaders, getEnv().TRUST_PROXY));
-  } catch (error) {
-    log.error({ event: 'demo.book_failed', error: errorFacts(error) });
-    outcome = 'unavailable';
-  }
+  const outcome = await visitorFormAction<BookOutcome | 'unavailable'>(
+    requestHeaders,
+    { failed: 'demo.book_failed', unavailable: () => 'unavailable' },
+    ({ request }) => bookFromForm(token, start, request.clientAddress),
+  );
   (await cookies()).set(BOOKING_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',

@@ -4,7 +4,7 @@ import type { ContactFormState } from '@/lib/contact-schema';
 import { refererPath } from '@/lib/enquiry-context';
 import { getDatabase } from '../../platform/db';
 import { getEnv } from '../../platform/env';
-import { formPostFacts, formRateLimit, siteOrigins } from '../../platform/http/form-post';
+import { visitorFormAction } from '../../platform/http/form-post';
 import { addressedHost } from '../../platform/http/same-site';
 import { errorFacts, log } from '../../platform/log';
 import { nudgeQueueWorker } from '../../delivery/queue/runtime';
@@ -51,31 +51,31 @@ export function sourcePageOf(headers: Headers): string | null {
  * Submits the contact form with the site's configuration, for the server action: `headers` are
  * the request's. Never throws: a database failure is the `unavailable` message with the values kept.
  */
-export async function submitContactForm(
-  formData: FormData,
-  headers: Headers,
-): Promise<ContactFormState> {
-  try {
-    const env = getEnv();
-    const { db } = await getDatabase();
-    return await submitEnquiry(formData, formPostFacts(headers, env), {
-      db,
-      secret: await getSiteSecret(db, env.FORM_SECRET),
-      rateLimit: formRateLimit(env),
-      spamMaxPerHour: env.SPAM_MAX_PER_HOUR,
-      allowedOrigins: siteOrigins(env),
-      onStored: nudgeQueueWorker,
-      deliveries: { webhookUrls: env.WEBHOOK_URLS },
-    });
-  } catch (error) {
-    log.error({ event: 'enquiry.store_failed', error: errorFacts(error) });
-    return {
-      status: 'invalid',
-      message: messages.unavailable,
-      errors: {},
-      values: readValues(formData),
-    };
-  }
+export function submitContactForm(formData: FormData, headers: Headers): Promise<ContactFormState> {
+  return visitorFormAction<ContactFormState>(
+    headers,
+    {
+      failed: 'enquiry.store_failed',
+      unavailable: () => ({
+        status: 'invalid',
+        message: messages.unavailable,
+        errors: {},
+        values: readValues(formData),
+      }),
+    },
+    async ({ request, env, rateLimit, allowedOrigins }) => {
+      const { db } = await getDatabase();
+      return submitEnquiry(formData, request, {
+        db,
+        secret: await getSiteSecret(db, env.FORM_SECRET),
+        rateLimit,
+        spamMaxPerHour: env.SPAM_MAX_PER_HOUR,
+        allowedOrigins,
+        onStored: nudgeQueueWorker,
+        deliveries: { webhookUrls: env.WEBHOOK_URLS },
+      });
+    },
+  );
 }
 
 /**

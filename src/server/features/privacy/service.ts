@@ -3,8 +3,7 @@ import { privacyRequestTexts } from '@/content/privacy';
 import { readPrivacyValues, type PrivacyFormState } from '@/lib/privacy-request-schema';
 import { getDatabase } from '../../platform/db';
 import { getEnv } from '../../platform/env';
-import { formPostFacts, formRateLimit, siteOrigins } from '../../platform/http/form-post';
-import { errorFacts, log } from '../../platform/log';
+import { visitorFormAction } from '../../platform/http/form-post';
 import { nudgeQueueWorker } from '../../delivery/queue/runtime';
 import { getSiteSecret } from '../../platform/security/site-secret';
 import { askForPrivacyLink } from './ask';
@@ -19,29 +18,32 @@ import { confirmPrivacyRequest, type ConfirmResult } from './confirm';
  * Asks for a privacy link with the site's configuration, for the server action (`headers` are the
  * request's). Never throws: a database failure is the `unavailable` message, what was typed kept.
  */
-export async function requestPrivacyLink(
+export function requestPrivacyLink(
   formData: FormData,
   headers: Headers,
 ): Promise<PrivacyFormState> {
-  try {
-    const env = getEnv();
-    const { db } = await getDatabase();
-    return await askForPrivacyLink(formData, formPostFacts(headers, env), {
-      db,
-      secret: await getSiteSecret(db, env.FORM_SECRET),
-      rateLimit: formRateLimit(env),
-      allowedOrigins: siteOrigins(env),
-      onQueued: nudgeQueueWorker,
-    });
-  } catch (error) {
-    log.error({ event: 'privacy.ask_failed', error: errorFacts(error) });
-    return {
-      status: 'invalid',
-      message: privacyRequestTexts.unavailable,
-      errors: {},
-      values: readPrivacyValues(formData),
-    };
-  }
+  return visitorFormAction<PrivacyFormState>(
+    headers,
+    {
+      failed: 'privacy.ask_failed',
+      unavailable: () => ({
+        status: 'invalid',
+        message: privacyRequestTexts.unavailable,
+        errors: {},
+        values: readPrivacyValues(formData),
+      }),
+    },
+    async ({ request, env, rateLimit, allowedOrigins }) => {
+      const { db } = await getDatabase();
+      return askForPrivacyLink(formData, request, {
+        db,
+        secret: await getSiteSecret(db, env.FORM_SECRET),
+        rateLimit,
+        allowedOrigins,
+        onQueued: nudgeQueueWorker,
+      });
+    },
+  );
 }
 
 /** Confirms the request of a link's `token` (the button's POST) and wakes the queue worker. */

@@ -1,5 +1,6 @@
 import 'server-only';
-import type { Env } from '../env';
+import { getEnv, type Env } from '../env';
+import { errorFacts, log } from '../log';
 import type { RateLimit } from '../rate-limit';
 import { clientAddress } from './client-address';
 import { originFacts, type OriginFacts } from './same-site';
@@ -34,4 +35,41 @@ export function formRateLimit(
   env: Pick<Env, 'RATE_LIMIT_MAX' | 'RATE_LIMIT_WINDOW_MINUTES'>,
 ): RateLimit {
   return { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MINUTES * 60_000 };
+}
+
+/** What a visitor form's handler is given by visitorFormAction. */
+export type VisitorPost = {
+  /** The request's origin, addressed host and client address (formPostFacts). */
+  request: FormPostFacts;
+  env: Env;
+  /** The form's per-client limit (formRateLimit). */
+  rateLimit: RateLimit;
+  /** The origins allowed besides the request's own host (siteOrigins). */
+  allowedOrigins: string[];
+};
+
+/**
+ * The one wrapper of the visitor forms' server actions (enquiry, booking, privacy request): reads
+ * the request's facts and the site's form settings, runs `handle` (which checks the origin, the
+ * schema and the limit in its own order, as its tests pin), and turns any error (the database
+ * down, a bad configuration) into the form's `unavailable` answer, logged at error level as
+ * `spec.failed`. Never throws.
+ */
+export async function visitorFormAction<State>(
+  headers: Headers,
+  spec: { failed: string; unavailable: () => State },
+  handle: (post: VisitorPost) => Promise<State>,
+): Promise<State> {
+  try {
+    const env = getEnv();
+    return await handle({
+      request: formPostFacts(headers, env),
+      env,
+      rateLimit: formRateLimit(env),
+      allowedOrigins: siteOrigins(env),
+    });
+  } catch (error) {
+    log.error({ event: spec.failed, error: errorFacts(error) });
+    return spec.unavailable();
+  }
 }

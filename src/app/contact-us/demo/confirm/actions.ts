@@ -10,9 +10,7 @@ import {
   CONFIRM_PATH,
 } from '@/server/features/demos/tokens';
 import type { ConfirmOutcome } from '@/server/features/demos/types';
-import { getEnv } from '@/server/platform/env';
-import { clientAddress } from '@/server/platform/http/client-address';
-import { errorFacts, log } from '@/server/platform/log';
+import { visitorFormAction } from '@/server/platform/http/form-post';
 
 /**
  * The confirmation page's "Confirm my demo" action (a plain POST without JavaScript): confirms the
@@ -27,13 +25,14 @@ import { errorFacts, log } from '@/server/platform/log';
 export async function confirmDemoHold(_bound: null, formData: FormData): Promise<never> {
   const token = String(formData.get('token') ?? '');
   const requestHeaders = await headers();
-  let result: { outcome: ConfirmOutcome | 'unavailable'; bookingToken?: string };
-  try {
-    result = await confirmFromForm(token, clientAddress(requestHeaders, getEnv().TRUST_PROXY));
-  } catch (error) {
-    log.error({ event: 'demo.confirm_failed', error: errorFacts(error) });
-    result = { outcome: 'unavailable' };
-  }
+  const result = await visitorFormAction<{
+    outcome: ConfirmOutcome | 'unavailable';
+    bookingToken?: string;
+  }>(
+    requestHeaders,
+    { failed: 'demo.confirm_failed', unavailable: () => ({ outcome: 'unavailable' }) },
+    ({ request }) => confirmFromForm(token, request.clientAddress),
+  );
   if (result.bookingToken) {
     (await cookies()).set(BOOKING_COOKIE, result.bookingToken, {
       httpOnly: true,

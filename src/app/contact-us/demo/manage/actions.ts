@@ -5,9 +5,7 @@ import { redirect } from 'next/navigation';
 import { cancelFromForm, rescheduleFromForm } from '@/server/features/demos/forms';
 import { MANAGE_COOKIE, MANAGE_PATH } from '@/server/features/demos/tokens';
 import type { ManageOutcome } from '@/server/features/demos/types';
-import { getEnv } from '@/server/platform/env';
-import { clientAddress } from '@/server/platform/http/client-address';
-import { errorFacts, log } from '@/server/platform/log';
+import { visitorFormAction } from '@/server/platform/http/form-post';
 
 /**
  * Runs a manage-page change for the manage token of the page's cookie (MANAGE_COOKIE; never a
@@ -18,13 +16,11 @@ async function changeAndReturn(
   change: (token: string, client: string) => Promise<ManageOutcome>,
 ): Promise<never> {
   const token = (await cookies()).get(MANAGE_COOKIE)?.value ?? '';
-  let outcome: ManageOutcome | 'unavailable';
-  try {
-    outcome = await change(token, clientAddress(await headers(), getEnv().TRUST_PROXY));
-  } catch (error) {
-    log.error({ event: 'demo.change_failed', error: errorFacts(error) });
-    outcome = 'unavailable';
-  }
+  const outcome = await visitorFormAction<ManageOutcome | 'unavailable'>(
+    await headers(),
+    { failed: 'demo.change_failed', unavailable: () => 'unavailable' },
+    ({ request }) => change(token, request.clientAddress),
+  );
   redirect(`${MANAGE_PATH}?${new URLSearchParams({ outcome })}`);
 }
 
