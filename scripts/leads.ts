@@ -43,7 +43,7 @@ import {
   removeOperator,
 } from '@/server/features/console/operators';
 import type { OperatorRole } from '@/server/features/console/schema';
-import { getEnv } from '@/server/platform/env';
+import { getSiteEnv as getEnv } from '@/server/wiring/env';
 import { listLeads, listSpam, purgeExpired } from '@/server/wiring/lead-operations';
 import { eraseAs } from '@/server/features/privacy/operator';
 import { describeDeliveries } from '@/server/features/contact/delivery-summary';

@@ -10,7 +10,7 @@ import { openDatabase } from '@/server/platform/db/client';
 import { bookDemo } from '@/server/features/demos/commands/book';
 import { freeSlots } from '@/server/features/demos/views/slots';
 import { bookingSettings } from '@/server/features/demos/rules';
-import { getEnv } from '@/server/platform/env';
+import { getDemoEnv as getEnv } from '@/server/features/demos/env';
 import { addDemoLead } from '@test/demo-lead';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

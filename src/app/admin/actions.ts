@@ -26,6 +26,7 @@ import {
 import { consoleAuth } from '@/server/features/console/session';
 import { requestSignIn } from '@/server/features/console/sign-in';
 import type { OperatorRole } from '@/server/features/console/schema';
+import { getDemoEnv } from '@/server/features/demos/env';
 import { bookingSettings } from '@/server/features/demos/rules';
 import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/features/privacy/requests';
 import { clientAddress } from '@/server/platform/http/client-address';
@@ -119,8 +120,8 @@ export const acknowledgeAction = consoleAction(
 /** Cancels the upcoming demo of the form's enquiry, as the visitor's cancel does. */
 export const cancelDemoAction = consoleAction(
   { schema: z.object({ reference: text, from: text }) },
-  async ({ reference, from }, { operator, db, env }) => {
-    const result = await cancelDemoAs(db, operator, bookingSettings(env), reference);
+  async ({ reference, from }, { operator, db }) => {
+    const result = await cancelDemoAs(db, operator, bookingSettings(getDemoEnv()), reference);
     if (result.outcome === 'cancelled') nudgeQueueWorker();
     return withNotice(from === 'demos' ? '/admin/demos' : enquiryPath(reference), result.outcome);
   },
@@ -129,9 +130,9 @@ export const cancelDemoAction = consoleAction(
 /** Moves the upcoming demo of the form's enquiry to the chosen `start`. */
 export const rescheduleDemoAction = consoleAction(
   { schema: z.object({ reference: text, start: text.transform((value) => Date.parse(value)) }) },
-  async ({ reference, start }, { operator, db, env }) => {
+  async ({ reference, start }, { operator, db }) => {
     const result = Number.isFinite(start)
-      ? await rescheduleDemoAs(db, operator, bookingSettings(env), reference, start)
+      ? await rescheduleDemoAs(db, operator, bookingSettings(getDemoEnv()), reference, start)
       : 'invalid';
     if (result === 'rescheduled') nudgeQueueWorker();
     return withNotice(enquiryPath(reference), result);

@@ -9,10 +9,10 @@ import type { PostWebhook } from './webhooks/sender';
  * What a feature's job registrations are built from (the wiring passes it to each feature's
  * `jobs.ts` when the site starts).
  */
-export type JobContext = {
+export type JobContext<E extends Env = Env> = {
   db: Db;
-  /** The validated environment (each feature reads its own variables). */
-  env: Env;
+  /** The validated environment (the platform's variables and the features' slices). */
+  env: E;
   /** The site secret (FORM_SECRET, else the generated one), read when a job needs it. */
   secret: () => Promise<string>;
   /**
@@ -25,4 +25,4 @@ export type JobContext = {
 };
 
 /** A feature's job kinds with their handlers, for the channels `context` has configured. */
-export type FeatureJobs = (context: JobContext) => Registration[];
+export type FeatureJobs<E extends Env = Env> = (context: JobContext<E>) => Registration[];

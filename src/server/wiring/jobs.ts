@@ -3,7 +3,7 @@ import { getSiteSecret } from '../platform/security/site-secret';
 import type { Database } from '../platform/db';
 import { createSmtpSender } from '../delivery/email/transport';
 import type { FeatureJobs, JobContext } from '../delivery/job-context';
-import type { Env } from '../platform/env';
+import type { SiteEnv } from './env';
 import { log } from '../platform/log';
 import type { Registration } from '../delivery/queue/job';
 import { createWebhookPoster } from '../delivery/webhooks/sender';
@@ -24,8 +24,8 @@ import { privacyJobs } from '../features/privacy/jobs';
  * Jobs of an unconfigured kind wait as pending until it is configured and the site restarted;
  * that is logged once, here.
  */
-export function jobHandlers(database: Database, env: Env): Registration[] {
-  const context: JobContext = {
+export function jobHandlers(database: Database, env: SiteEnv): Registration[] {
+  const context: JobContext<SiteEnv> = {
     db: database.db,
     env,
     secret: () => getSiteSecret(database.db, env.FORM_SECRET),
@@ -45,7 +45,7 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
     context.post = createWebhookPoster(env.WEBHOOK_SECRET);
     log.info({ event: 'webhooks.enabled', endpoints: env.WEBHOOK_URLS.length });
   }
-  const features: FeatureJobs[] = [
+  const features: FeatureJobs<SiteEnv>[] = [
     privacyJobs(isBookingOn(env) ? bookingSettings(env) : undefined),
     contactJobs,
     consoleJobs,

@@ -5,7 +5,7 @@ import { retryWithBackoff } from '@/lib/retry';
 import { closeDatabase, getDatabase, type Database } from '../platform/db';
 import { startDeliveryMonitor, type DeliveryMonitor } from './delivery-monitor';
 import { startFeedRefresher, stopFeedRefresher } from '../features/demos/feeds';
-import { getEnv, type Env } from '../platform/env';
+import { getSiteEnv, type SiteEnv } from './env';
 import { installPeerAddressHeader } from '../platform/http/peer-address';
 import { errorFacts, log } from '../platform/log';
 import { purgeExpired } from './lead-operations';
@@ -33,7 +33,7 @@ const HOUR_MS = 3_600_000;
  * @throws when the environment is invalid (the server should not run misconfigured).
  */
 export async function startServer(): Promise<void> {
-  const env = getEnv();
+  const env = getSiteEnv();
   installPeerAddressHeader();
   const connecting = new AbortController();
   const started: {
@@ -76,7 +76,7 @@ export async function startServer(): Promise<void> {
  */
 function startDatabaseWork(
   database: Database,
-  env: Env,
+  env: SiteEnv,
 ): { monitor: DeliveryMonitor; purge: NodeJS.Timeout; digest: NodeJS.Timeout } {
   log.info({ event: 'database.ready', kind: database.kind });
   // ADMIN_EMAILS are admins of the console from the start (no sign-up exists).

@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import type { Server } from 'node:https';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseWeeklyHours } from '@/lib/demo/hours';
-import { getEnv } from '../../platform/env';
+import { getDemoEnv as getEnv } from './env';
 import { log } from '../../platform/log';
 import { addDemoLead } from '@test/demo-lead';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';

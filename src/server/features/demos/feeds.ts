@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { MAX_FEED_INSTANCES, mergeIntervals } from '@/lib/demo/busy';
 import type { Interval } from '@/lib/demo/slots';
-import type { Env } from '../../platform/env';
+import type { DemoSiteEnv as Env } from './env';
 import { errorFacts, log } from '../../platform/log';
 import { isBookingOn } from './rules';
 import type { BusyFeeds, FeedParseRequest, FeedParseResult } from './types';

@@ -2,7 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { getDatabase, type Db } from '../../platform/db';
 import { leads } from '../contact/schema';
-import { getEnv, type Env } from '../../platform/env';
+import { getDemoEnv, type DemoSiteEnv } from './env';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { formRateLimit } from '../../platform/http/form-post';
 import { log } from '../../platform/log';
@@ -35,7 +35,7 @@ import { openManageLink } from './views/manage-page';
  */
 export async function consumeBookingLimit(
   db: Db,
-  env: Env,
+  env: DemoSiteEnv,
   secret: string,
   clientAddress: string,
 ): Promise<boolean> {
@@ -58,7 +58,7 @@ export async function bookFromForm(
   start: string,
   clientAddress: string,
 ): Promise<BookOutcome> {
-  const env = getEnv();
+  const env = getDemoEnv();
   if (!isBookingOn(env)) return 'invalid';
   const { db } = await getDatabase();
   const secret = await getSiteSecret(db, env.FORM_SECRET);
@@ -101,7 +101,7 @@ export async function confirmFromForm(
   token: string,
   clientAddress: string,
 ): Promise<{ outcome: ConfirmOutcome; bookingToken?: string }> {
-  const env = getEnv();
+  const env = getDemoEnv();
   if (!isBookingOn(env)) return { outcome: 'invalid' };
   const { db } = await getDatabase();
   const secret = await getSiteSecret(db, env.FORM_SECRET);

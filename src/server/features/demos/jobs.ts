@@ -5,6 +5,7 @@ import { handle, type Registration } from '../../delivery/queue/job';
 import { addressHash } from '../../platform/people/address-hash';
 import { isSuppressed } from '../../platform/people/suppression';
 import { demoMailJob, sendDemoMail } from './mails/mail-jobs';
+import type { DemoSiteEnv } from './env';
 import { isBookingOn } from './rules';
 import { confirmPageUrl, issueConfirmToken, issueManageToken, managePageUrl } from './tokens';
 import { demoWebhookJob, postDemoEvent } from './webhook-events';
@@ -15,7 +16,7 @@ import { demoWebhookJob, postDemoEvent } from './webhook-events';
  * `DEMO_CONFIRM_EMAIL` the requests to confirm a held booking carry its confirm link); with
  * webhooks, the `demo.*` events (`demo.webhook`).
  */
-export const demoJobs: FeatureJobs = ({ db, env, secret, mail, post }) => {
+export const demoJobs: FeatureJobs<DemoSiteEnv> = ({ db, env, secret, mail, post }) => {
   const registrations: Registration[] = [];
   if (mail && isBookingOn(env)) {
     const links = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getEnv } from '../../platform/env';
+import { getDemoEnv as getEnv } from './env';
 import { bookingSettings, demoEnvSchema, isBookingOn } from './rules';
 
 /** An environment of only these variables. */

@@ -15,8 +15,9 @@ import {
 import type { BookingSettings, DemoHost } from './types';
 
 /**
- * The `DEMO_*` variables in one place: how each is read, checked and defaulted (src/server/env.ts
- * puts them into the one environment schema) and how they become the settings booking reads. The
+ * The `DEMO_*` variables in one place: how each is read, checked and defaulted (env.ts makes them
+ * demo booking's env slice, which the wiring composes into the site's environment) and how they
+ * become the settings booking reads. The
  * pure arithmetic that applies the rules (slots, hours) lives in src/lib/demo, where the browser's
  * time picker can use it too.
  */
@@ -94,7 +95,7 @@ export const demoEnvSchema = z.object({
   DEMO_CONFIRM_EMAIL: flag(),
 });
 
-/** The validated `DEMO_*` variables (part of the validated environment). */
+/** The validated `DEMO_*` variables (demo booking's env slice, env.ts). */
 export type DemoEnv = z.infer<typeof demoEnvSchema>;
 
 /** Hosts where `SITE_URL` may be plain http with booking on: the developer's own machine. */

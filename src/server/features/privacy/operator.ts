@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db';
 import { leads } from '../contact/schema';
 import type { Actor } from '../../platform/audit';
 import { bookingSettings, isBookingOn } from '../demos/rules';
-import { getEnv, type Env } from '../../platform/env';
+import { getDemoEnv, type DemoSiteEnv } from '../demos/env';
 import { getSiteSecret } from '../../platform/security/site-secret';
 import { eraseAddress, type ErasureDeps, type ErasureResult } from './erase';
 
@@ -14,7 +14,7 @@ import { eraseAddress, type ErasureDeps, type ErasureResult } from './erase';
  */
 
 /** The erasure's settings from the configuration, with the site secret of `db`. */
-export async function erasureDeps(db: Db, env: Env = getEnv()): Promise<ErasureDeps> {
+export async function erasureDeps(db: Db, env: DemoSiteEnv = getDemoEnv()): Promise<ErasureDeps> {
   return {
     secret: await getSiteSecret(db, env.FORM_SECRET),
     webhookUrls: env.WEBHOOK_URLS,

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
+import { getDemoEnv } from '@/server/features/demos/env';
 import { listDemos } from '@/server/features/console/views';
 import { cancelDemoAction } from '../../actions';
 import {
@@ -33,7 +34,8 @@ export default async function DemosPage({ searchParams }: DemosPageProps) {
   const params = await searchParams;
   const when = params.when === 'past' ? 'past' : 'upcoming';
   const host = typeof params.host === 'string' && params.host ? params.host : undefined;
-  const { db, env } = await consoleAuth();
+  const { db } = await consoleAuth();
+  const env = getDemoEnv();
   const demos = await listDemos(db, { when, host });
   return (
     <div>

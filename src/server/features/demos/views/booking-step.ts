@@ -4,7 +4,7 @@ import { formatTime } from '@/lib/demo/display';
 import { offerDays, type BookingOffer } from '@/lib/demo/offer';
 import { getDatabase, type Db } from '../../../platform/db';
 import { leads } from '../../contact/schema';
-import { getEnv, type Env } from '../../../platform/env';
+import { getDemoEnv, type DemoSiteEnv } from '../env';
 import { getSiteSecret } from '../../../platform/security/site-secret';
 import { currentBooking } from '../bookings';
 import { upcomingOfEmail } from '../limits';
@@ -22,7 +22,7 @@ import { freeSlots } from './slots';
 /** The lead facts an offer needs: its token is dated at the enquiry (`createdAt`), not the visit. */
 type OfferLead = { id: string; demoRequested: boolean; createdAt: Date };
 
-async function offerFor(db: Db, env: Env, lead: OfferLead): Promise<BookingOffer> {
+async function offerFor(db: Db, env: DemoSiteEnv, lead: OfferLead): Promise<BookingOffer> {
   const secret = await getSiteSecret(db, env.FORM_SECRET);
   return {
     token: issueBookingToken(lead.id, secret, lead.createdAt.getTime()),
@@ -38,7 +38,7 @@ async function offerFor(db: Db, env: Env, lead: OfferLead): Promise<BookingOffer
  * @throws on database errors.
  */
 export async function bookingOfferFor(reference: string): Promise<BookingOffer | null> {
-  const env = getEnv();
+  const env = getDemoEnv();
   if (!isBookingOn(env)) return null;
   const { db } = await getDatabase();
   const [lead] = await db
@@ -66,7 +66,7 @@ export async function demoStep(
   token: string | undefined,
   now: number = Date.now(),
 ): Promise<DemoStep> {
-  const env = getEnv();
+  const env = getDemoEnv();
   if (!isBookingOn(env) || !token) return { kind: 'none' };
   const { db } = await getDatabase();
   const leadId = verifyBookingToken(token, await getSiteSecret(db, env.FORM_SECRET));

@@ -2,7 +2,7 @@ import 'server-only';
 import { formatTime } from '@/lib/demo/display';
 import type { Db } from '../../../platform/db';
 import { getDatabase } from '../../../platform/db';
-import { getEnv } from '../../../platform/env';
+import { getDemoEnv } from '../env';
 import { getSiteSecret } from '../../../platform/security/site-secret';
 import { findBooking } from '../bookings';
 import { isHeldAt } from '../holds';
@@ -48,7 +48,7 @@ export async function confirmViewOf(
  * @throws on database errors.
  */
 export async function confirmView(token: unknown): Promise<ConfirmView> {
-  const env = getEnv();
+  const env = getDemoEnv();
   if (!isBookingOn(env)) return { kind: 'invalid' };
   const { db } = await getDatabase();
   const bookingId = verifyConfirmToken(token, await getSiteSecret(db, env.FORM_SECRET));

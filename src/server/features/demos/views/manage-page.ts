@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { offerDays } from '@/lib/demo/offer';
 import { getDatabase } from '../../../platform/db';
 import { leads } from '../../contact/schema';
-import { getEnv } from '../../../platform/env';
+import { getDemoEnv } from '../env';
 import { getSiteSecret } from '../../../platform/security/site-secret';
 import { findBooking, isChangeable } from '../bookings';
 import { bookingSettings, isBookingOn } from '../rules';
@@ -20,7 +20,7 @@ import { rescheduleSlots } from './slots';
  * off. The page and its posts (forms.ts) both start here.
  */
 export async function openManageLink(token: unknown) {
-  const env = getEnv();
+  const env = getDemoEnv();
   if (!isBookingOn(env)) return null;
   const { db } = await getDatabase();
   const secret = await getSiteSecret(db, env.FORM_SECRET);

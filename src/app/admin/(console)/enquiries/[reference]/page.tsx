@@ -4,6 +4,7 @@ import { spamReasonText } from '@/content/console';
 import { contactFields, contactLabels } from '@/lib/contact-fields';
 import { offerDays } from '@/lib/demo/offer';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
+import { getDemoEnv } from '@/server/features/demos/env';
 import { viewEnquiry } from '@/server/features/console/views';
 import { bookingSettings } from '@/server/features/demos/rules';
 import { isChangeable } from '@/server/features/demos/bookings';
@@ -80,7 +81,8 @@ export default async function EnquiryPage({ params, searchParams }: EnquiryPageP
   const operator = await requirePageOperator();
   const { reference } = await params;
   const { notice, erase } = await searchParams;
-  const { db, env } = await consoleAuth();
+  const { db } = await consoleAuth();
+  const env = getDemoEnv();
   const lead = await viewEnquiry(db, operator, decodeURIComponent(reference));
   if (!lead) notFound();
   const failed = lead.deliveries.filter((job) => job.status === 'failed');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getEnv } from './env';
+import { getEnv as getPlatformEnv } from '../platform/env';
+import { getSiteEnv as getEnv } from './env';
 
 const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 /** An environment of only these variables. */
@@ -161,5 +162,13 @@ describe('the site secret in production', () => {
     const key = 'k'.repeat(32);
     expect(env({ ...database, FORM_SECRET: key }).FORM_SECRET).toBe(key);
     expect(env({}).FORM_SECRET).toBeUndefined();
+  });
+});
+
+describe('env slices', () => {
+  it("leaves a feature's variables to its slice, which the site's environment composes", () => {
+    const source = { NODE_ENV: 'test', DEMO_SLOT_MINUTES: 'soon' } as NodeJS.ProcessEnv;
+    expect(getPlatformEnv(source)).not.toHaveProperty('DEMO_SLOT_MINUTES');
+    expect(() => getEnv(source)).toThrow(/Invalid environment: DEMO_SLOT_MINUTES/);
   });
 });
