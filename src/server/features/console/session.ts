@@ -3,7 +3,8 @@ import { headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { consoleText } from '@/content/console';
 import { siteUrl } from '@/lib/seo/site-url';
-import { getDatabase, type Db } from '../../platform/db';
+import type { Db } from '../../platform/db';
+import { getRuntime } from '../../platform/runtime';
 import type { OperatorRole } from './schema';
 import { createSmtpSender } from '../../delivery/email/transport';
 import { getEnv, type Env } from '../../platform/env';
@@ -25,8 +26,7 @@ const adminsEnsured = new WeakSet<Db>();
  * sure `ADMIN_EMAILS` are admins on first use.
  */
 export async function consoleAuth(): Promise<{ db: Db; env: Env; auth: ConsoleAuth }> {
-  const env = getEnv();
-  const { db } = await getDatabase();
+  const { env, db } = await getRuntime();
   if (!adminsEnsured.has(db)) {
     await ensureAdmins(db, env.ADMIN_EMAILS);
     adminsEnsured.add(db);

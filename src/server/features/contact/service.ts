@@ -2,14 +2,13 @@ import 'server-only';
 import { readValues } from '@/lib/contact-fields';
 import type { ContactFormState } from '@/lib/contact-schema';
 import { refererPath } from '@/lib/enquiry-context';
-import { getDatabase } from '../../platform/db';
 import { getEnv } from '../../platform/env';
 import { visitorFormAction } from '../../platform/http/form-post';
 import { addressedHost } from '../../platform/http/same-site';
 import { errorFacts, log } from '../../platform/log';
 import { nudgeQueueWorker } from '../../delivery/queue/runtime';
 import { createFormChallenge } from './altcha';
-import { getSiteSecret } from '../../platform/security/site-secret';
+import { getRuntime } from '../../platform/runtime';
 import { messages, submitEnquiry } from './submit';
 import { issueFormToken, verifyFormToken } from './token';
 
@@ -24,9 +23,9 @@ export async function contactPageSettings(): Promise<{
 }> {
   const env = getEnv();
   try {
-    const { db } = await getDatabase();
+    const { secret } = await getRuntime();
     return {
-      token: issueFormToken(await getSiteSecret(db, env.FORM_SECRET)),
+      token: issueFormToken(secret),
       retentionDays: env.LEADS_RETENTION_DAYS,
     };
   } catch (error) {
@@ -64,10 +63,10 @@ export function submitContactForm(formData: FormData, headers: Headers): Promise
       }),
     },
     async ({ request, env, rateLimit, allowedOrigins }) => {
-      const { db } = await getDatabase();
+      const { db, secret } = await getRuntime();
       return submitEnquiry(formData, request, {
         db,
-        secret: await getSiteSecret(db, env.FORM_SECRET),
+        secret,
         rateLimit,
         spamMaxPerHour: env.SPAM_MAX_PER_HOUR,
         allowedOrigins,
@@ -84,7 +83,7 @@ export function submitContactForm(formData: FormData, headers: Headers): Promise
  * so nobody gets challenges for forms that do not exist. Database errors propagate.
  */
 export async function contactChallenge(formToken: string | null) {
-  const secret = await getSiteSecret((await getDatabase()).db, getEnv().FORM_SECRET);
+  const { secret } = await getRuntime();
   const token = verifyFormToken(formToken, secret, Date.now(), 0);
   return token.ok ? createFormChallenge(secret, token.nonce) : null;
 }

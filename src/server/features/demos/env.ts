@@ -1,5 +1,6 @@
 import 'server-only';
 import { envSlice, readEnv, type Env } from '../../platform/env';
+import { getRuntime, type Runtime } from '../../platform/runtime';
 import {
   BOOKING_SITE_URL_MESSAGE,
   demoEnvSchema,
@@ -31,4 +32,9 @@ export type DemoSiteEnv = Env & DemoEnv;
  */
 export function getDemoEnv(source: NodeJS.ProcessEnv = process.env): DemoSiteEnv {
   return readEnv([demoEnvSlice], source);
+}
+
+/** getRuntime with the `DEMO_*` variables in its environment: booking's entry to the wiring. */
+export function getDemoRuntime(): Promise<Runtime<DemoSiteEnv>> {
+  return getRuntime([demoEnvSlice]);
 }

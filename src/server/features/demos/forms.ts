@@ -1,14 +1,13 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
-import { getDatabase, type Db } from '../../platform/db';
+import type { Db } from '../../platform/db';
 import { leads } from '../contact/schema';
-import { getDemoEnv, type DemoSiteEnv } from './env';
+import { getDemoEnv, getDemoRuntime, type DemoSiteEnv } from './env';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { formRateLimit } from '../../platform/http/form-post';
 import { log } from '../../platform/log';
 import { nudgeQueueWorker } from '../../delivery/queue/runtime';
 import { consumeRateLimit } from '../../platform/rate-limit';
-import { getSiteSecret } from '../../platform/security/site-secret';
 import { findBooking } from './bookings';
 import { bookDemo } from './commands/book';
 import { cancelDemo } from './commands/cancel';
@@ -60,8 +59,7 @@ export async function bookFromForm(
 ): Promise<BookOutcome> {
   const env = getDemoEnv();
   if (!isBookingOn(env)) return 'invalid';
-  const { db } = await getDatabase();
-  const secret = await getSiteSecret(db, env.FORM_SECRET);
+  const { db, secret } = await getDemoRuntime();
   if (!(await consumeBookingLimit(db, env, secret, clientAddress))) return 'limited';
   const leadId = verifyBookingToken(token, secret);
   const at = Date.parse(start);
@@ -103,8 +101,7 @@ export async function confirmFromForm(
 ): Promise<{ outcome: ConfirmOutcome; bookingToken?: string }> {
   const env = getDemoEnv();
   if (!isBookingOn(env)) return { outcome: 'invalid' };
-  const { db } = await getDatabase();
-  const secret = await getSiteSecret(db, env.FORM_SECRET);
+  const { db, secret } = await getDemoRuntime();
   if (!(await consumeBookingLimit(db, env, secret, clientAddress))) return { outcome: 'limited' };
   const bookingId = verifyConfirmToken(token, secret);
   const held = bookingId ? await findBooking(db, bookingId) : undefined;

@@ -1,11 +1,9 @@
 import 'server-only';
 import { privacyRequestTexts } from '@/content/privacy';
 import { readPrivacyValues, type PrivacyFormState } from '@/lib/privacy-request-schema';
-import { getDatabase } from '../../platform/db';
-import { getEnv } from '../../platform/env';
 import { visitorFormAction } from '../../platform/http/form-post';
 import { nudgeQueueWorker } from '../../delivery/queue/runtime';
-import { getSiteSecret } from '../../platform/security/site-secret';
+import { getRuntime } from '../../platform/runtime';
 import { askForPrivacyLink } from './ask';
 import { confirmPrivacyRequest, type ConfirmResult } from './confirm';
 
@@ -33,11 +31,11 @@ export function requestPrivacyLink(
         values: readPrivacyValues(formData),
       }),
     },
-    async ({ request, env, rateLimit, allowedOrigins }) => {
-      const { db } = await getDatabase();
+    async ({ request, rateLimit, allowedOrigins }) => {
+      const { db, secret } = await getRuntime();
       return askForPrivacyLink(formData, request, {
         db,
-        secret: await getSiteSecret(db, env.FORM_SECRET),
+        secret,
         rateLimit,
         allowedOrigins,
         onQueued: nudgeQueueWorker,
@@ -48,12 +46,8 @@ export function requestPrivacyLink(
 
 /** Confirms the request of a link's `token` (the button's POST) and wakes the queue worker. */
 export async function confirmPrivacyLink(token: unknown): Promise<ConfirmResult> {
-  const { db } = await getDatabase();
-  const result = await confirmPrivacyRequest(
-    db,
-    token,
-    await getSiteSecret(db, getEnv().FORM_SECRET),
-  );
+  const { db, secret } = await getRuntime();
+  const result = await confirmPrivacyRequest(db, token, secret);
   if (result.outcome === 'confirmed') nudgeQueueWorker();
   return result;
 }

@@ -2,10 +2,9 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { formatTime } from '@/lib/demo/display';
 import { offerDays, type BookingOffer } from '@/lib/demo/offer';
-import { getDatabase, type Db } from '../../../platform/db';
 import { leads } from '../../contact/schema';
-import { getDemoEnv, type DemoSiteEnv } from '../env';
-import { getSiteSecret } from '../../../platform/security/site-secret';
+import { getDemoEnv, getDemoRuntime, type DemoSiteEnv } from '../env';
+import type { Runtime } from '../../../platform/runtime';
 import { currentBooking } from '../bookings';
 import { upcomingOfEmail } from '../limits';
 import { bookingSettings, isBookingOn } from '../rules';
@@ -22,8 +21,10 @@ import { freeSlots } from './slots';
 /** The lead facts an offer needs: its token is dated at the enquiry (`createdAt`), not the visit. */
 type OfferLead = { id: string; demoRequested: boolean; createdAt: Date };
 
-async function offerFor(db: Db, env: DemoSiteEnv, lead: OfferLead): Promise<BookingOffer> {
-  const secret = await getSiteSecret(db, env.FORM_SECRET);
+async function offerFor(
+  { db, env, secret }: Runtime<DemoSiteEnv>,
+  lead: OfferLead,
+): Promise<BookingOffer> {
   return {
     token: issueBookingToken(lead.id, secret, lead.createdAt.getTime()),
     demoRequested: lead.demoRequested,
@@ -40,7 +41,8 @@ async function offerFor(db: Db, env: DemoSiteEnv, lead: OfferLead): Promise<Book
 export async function bookingOfferFor(reference: string): Promise<BookingOffer | null> {
   const env = getDemoEnv();
   if (!isBookingOn(env)) return null;
-  const { db } = await getDatabase();
+  const runtime = await getDemoRuntime();
+  const { db } = runtime;
   const [lead] = await db
     .select({
       id: leads.id,
@@ -51,7 +53,7 @@ export async function bookingOfferFor(reference: string): Promise<BookingOffer |
     .from(leads)
     .where(eq(leads.reference, reference));
   if (!lead || lead.verdict === 'spam') return null;
-  return offerFor(db, env, lead);
+  return offerFor(runtime, lead);
 }
 
 /**
@@ -68,8 +70,9 @@ export async function demoStep(
 ): Promise<DemoStep> {
   const env = getDemoEnv();
   if (!isBookingOn(env) || !token) return { kind: 'none' };
-  const { db } = await getDatabase();
-  const leadId = verifyBookingToken(token, await getSiteSecret(db, env.FORM_SECRET));
+  const runtime = await getDemoRuntime();
+  const { db, secret } = runtime;
+  const leadId = verifyBookingToken(token, secret);
   if (!leadId) return { kind: 'none' };
   const booking = await currentBooking(db, leadId, now);
   if (booking?.status === 'held')
@@ -93,7 +96,7 @@ export async function demoStep(
   const [emailDemo] = await upcomingOfEmail(db, lead.email, now);
   return {
     kind: 'offer',
-    offer: await offerFor(db, env, lead),
+    offer: await offerFor(runtime, lead),
     ...(emailDemo && { emailDemo: bookedDemoOf(emailDemo, env) }),
   };
 }

@@ -1,9 +1,7 @@
 import 'server-only';
 import { formatTime } from '@/lib/demo/display';
 import type { Db } from '../../../platform/db';
-import { getDatabase } from '../../../platform/db';
-import { getDemoEnv } from '../env';
-import { getSiteSecret } from '../../../platform/security/site-secret';
+import { getDemoEnv, getDemoRuntime } from '../env';
 import { findBooking } from '../bookings';
 import { isHeldAt } from '../holds';
 import { isBookingOn } from '../rules';
@@ -50,7 +48,7 @@ export async function confirmViewOf(
 export async function confirmView(token: unknown): Promise<ConfirmView> {
   const env = getDemoEnv();
   if (!isBookingOn(env)) return { kind: 'invalid' };
-  const { db } = await getDatabase();
-  const bookingId = verifyConfirmToken(token, await getSiteSecret(db, env.FORM_SECRET));
+  const { db, secret } = await getDemoRuntime();
+  const bookingId = verifyConfirmToken(token, secret);
   return bookingId ? confirmViewOf(db, env, bookingId, Date.now()) : { kind: 'invalid' };
 }

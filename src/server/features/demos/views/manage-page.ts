@@ -1,10 +1,8 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import { offerDays } from '@/lib/demo/offer';
-import { getDatabase } from '../../../platform/db';
 import { leads } from '../../contact/schema';
-import { getDemoEnv } from '../env';
-import { getSiteSecret } from '../../../platform/security/site-secret';
+import { getDemoEnv, getDemoRuntime } from '../env';
 import { findBooking, isChangeable } from '../bookings';
 import { bookingSettings, isBookingOn } from '../rules';
 import { verifyManageToken } from '../tokens';
@@ -22,8 +20,7 @@ import { rescheduleSlots } from './slots';
 export async function openManageLink(token: unknown) {
   const env = getDemoEnv();
   if (!isBookingOn(env)) return null;
-  const { db } = await getDatabase();
-  const secret = await getSiteSecret(db, env.FORM_SECRET);
+  const { db, secret } = await getDemoRuntime();
   const id = verifyManageToken(token, secret);
   const booking = id ? await findBooking(db, id) : undefined;
   return { env, db, secret, booking };
