@@ -88,34 +88,6 @@ const platformShape = {
         return bytes >= 24 && bytes <= 64;
       }, 'WEBHOOK_SECRET must hold 24 to 64 bytes (Standard Webhooks).'),
   ),
-  /**
-   * Operators with the `admin` role, created (or raised to admin) at start: comma-separated
-   * e-mail addresses, compared in lower case. Others are added in the console or the CLI.
-   */
-  ADMIN_EMAILS: z.preprocess(
-    (value) =>
-      typeof value === 'string'
-        ? [
-            ...new Set(
-              value
-                .split(',')
-                .map((email) => email.trim().toLowerCase())
-                .filter(Boolean),
-            ),
-          ]
-        : [],
-    z.array(z.email('each ADMIN_EMAILS entry must be an e-mail address')),
-  ),
-  /**
-   * Hour (UTC, 0-23) of the daily e-mail to admins when spam waits for review; `off`: none.
-   * Default 3 (08:30 in India).
-   */
-  SPAM_DIGEST_HOUR: z.preprocess(
-    (value) => (value === '' || value === undefined ? 3 : value === 'off' ? null : value),
-    z.coerce.number().int().min(0).max(23).nullable(),
-  ),
-  /** Sign-in requests allowed per client address and per e-mail address in 15 minutes. */
-  SIGN_IN_MAX: positiveInt(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import type { Db } from '../../platform/db';
-import type { Env } from '../../platform/env';
+import type { ConsoleEnv } from './env';
 import { appendAudit, type AuditAction } from '../../platform/audit';
 import type { ConsoleAuth } from './auth';
 import type { OperatorRole } from './schema';
@@ -18,7 +18,7 @@ import { consoleAuth, requireActionOperator, type SignedIn } from './session';
  */
 
 /** What a console action runs with: the signed-in operator and the site's wiring. */
-export type ConsoleContext = { operator: SignedIn; db: Db; env: Env; auth: ConsoleAuth };
+export type ConsoleContext = { operator: SignedIn; db: Db; env: ConsoleEnv; auth: ConsoleAuth };
 
 /** A form's fields, each with all its values as text (a form may repeat a name). */
 export type FormFields = Record<string, string[] | undefined>;

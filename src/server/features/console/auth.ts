@@ -7,7 +7,7 @@ import { nextCookies } from 'better-auth/next-js';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { operators, operatorAccounts, operatorSessions, signInTokens } from './schema';
-import type { Env } from '../../platform/env';
+import type { ConsoleEnv } from './env';
 import { errorFacts, log } from '../../platform/log';
 import { getSiteSecret } from '../../platform/security/site-secret';
 import { appendAudit } from '../../platform/audit';
@@ -27,7 +27,7 @@ export const SIGN_IN_PATH = '/admin/sign-in';
 export type SendSignInLink = (email: string, url: string) => Promise<void>;
 
 /** What the console's sign-in needs: the database, the environment and how to send a link. */
-export type AuthDeps = { db: Db; env: Env; baseURL: string; sendLink: SendSignInLink };
+export type AuthDeps = { db: Db; env: ConsoleEnv; baseURL: string; sendLink: SendSignInLink };
 
 /**
  * The names of the console's cookies: `__Host-` prefixed (Secure, path /, no domain) when the

@@ -9,7 +9,7 @@ import { leads } from '../contact/schema';
 import { operatorSessions, operators, signInTokens } from './schema';
 import { rateLimits } from '../../platform/rate-limit/schema';
 import { submitEnquiry } from '../contact/submit';
-import { getEnv } from '../../platform/env';
+import { getConsoleEnv as getEnv } from './env';
 import { bookDemo } from '../demos/commands/book';
 import { addDemoLead } from '@test/demo-lead';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';

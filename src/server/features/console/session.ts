@@ -7,7 +7,8 @@ import type { Db } from '../../platform/db';
 import { getRuntime } from '../../platform/runtime';
 import type { OperatorRole } from './schema';
 import { createSmtpSender } from '../../delivery/email/transport';
-import { getEnv, type Env } from '../../platform/env';
+import { getEnv } from '../../platform/env';
+import { consoleEnvSlice, type ConsoleEnv } from './env';
 import { log } from '../../platform/log';
 import { isSameSite, originFacts } from '../../platform/http/same-site';
 import type { TrustProxy } from '../../platform/http/trust-proxy';
@@ -25,8 +26,8 @@ const adminsEnsured = new WeakSet<Db>();
  * (none configured: the link is not sent, and a warning without the address is logged). Makes
  * sure `ADMIN_EMAILS` are admins on first use.
  */
-export async function consoleAuth(): Promise<{ db: Db; env: Env; auth: ConsoleAuth }> {
-  const { env, db } = await getRuntime();
+export async function consoleAuth(): Promise<{ db: Db; env: ConsoleEnv; auth: ConsoleAuth }> {
+  const { env, db } = await getRuntime([consoleEnvSlice]);
   if (!adminsEnsured.has(db)) {
     await ensureAdmins(db, env.ADMIN_EMAILS);
     adminsEnsured.add(db);

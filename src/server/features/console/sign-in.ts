@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Db } from '../../platform/db';
-import type { Env } from '../../platform/env';
+import type { ConsoleEnv } from './env';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { consumeRateLimit } from '../../platform/rate-limit';
 import { getSiteSecret } from '../../platform/security/site-secret';
@@ -24,7 +24,7 @@ export type SignInAnswer = 'sent' | 'limited' | 'invalid';
  * operators are.
  */
 export async function requestSignIn(
-  { db, env, auth }: { db: Db; env: Env; auth: ConsoleAuth },
+  { db, env, auth }: { db: Db; env: ConsoleEnv; auth: ConsoleAuth },
   email: unknown,
   clientAddress: string,
   now = new Date(),
