@@ -32,6 +32,12 @@ import { FormField } from './form-field';
 
 const initialState: ContactFormState = { status: 'idle' };
 
+/** Whether `field` is half the form's width in the registry. */
+function isHalfWidth(field: ContactField): boolean {
+  const definition = fieldDefinition(field);
+  return definition.kind !== 'lines' && definition.width === 'half';
+}
+
 /**
  * The form's rows, in the registry's order: two consecutive `half` fields share a row (side by
  * side from the `sm` breakpoint), every other field takes a row of its own.
@@ -39,11 +45,7 @@ const initialState: ContactFormState = { status: 'idle' };
 const formRows: readonly (readonly ContactField[])[] = contactFields.reduce<ContactField[][]>(
   (rows, field) => {
     const last = rows.at(-1);
-    const half = (name: ContactField) => {
-      const definition = fieldDefinition(name);
-      return definition.kind !== 'lines' && definition.width === 'half';
-    };
-    if (last?.length === 1 && half(last[0]!) && half(field)) last.push(field);
+    if (last?.length === 1 && isHalfWidth(last[0]!) && isHalfWidth(field)) last.push(field);
     else rows.push([field]);
     return rows;
   },
