@@ -5,6 +5,7 @@ import { demoBookings } from '../demos/schema';
 import { jobs } from '../../delivery/queue/schema';
 import { leads } from '../contact/schema';
 import { leadsFrom } from '../../wiring/lead-operations';
+import { contactValuesOf, type ContactValues } from '@/lib/contact-fields';
 
 /**
  * Everything the site holds for one address (DPDP Act s.11: a summary of the personal data
@@ -12,20 +13,13 @@ import { leadsFrom } from '../../wiring/lead-operations';
  * its demo bookings, the deliveries of both (queued jobs: kind, state, times) and where they went.
  */
 export type PersonData = {
-  enquiries: {
-    reference: string;
-    receivedAt: string;
-    firstName: string;
-    lastName: string;
-    email: string;
-    organization: string;
-    subject: string;
-    message: string;
-    sourcePage: string | null;
-    demoRequested: boolean;
-    noticeVersion: string | null;
-    verdict: string;
-  }[];
+  /** Each enquiry: its reference and time, every contact field (src/lib/contact-fields.ts), the rest. */
+  enquiries: ({ reference: string; receivedAt: string } & ContactValues & {
+      sourcePage: string | null;
+      demoRequested: boolean;
+      noticeVersion: string | null;
+      verdict: string;
+    })[];
   demos: {
     reference: string;
     host: string;
@@ -87,12 +81,7 @@ export async function collectPersonData(
     enquiries: rows.map((row) => ({
       reference: row.reference,
       receivedAt: row.createdAt.toISOString(),
-      firstName: row.firstName,
-      lastName: row.lastName,
-      email: row.email,
-      organization: row.organization,
-      subject: row.subject,
-      message: row.message,
+      ...contactValuesOf(row),
       sourcePage: row.sourcePage,
       demoRequested: row.demoRequested,
       noticeVersion: row.noticeVersion,
