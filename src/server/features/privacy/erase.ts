@@ -8,7 +8,7 @@ import { demoBookings } from '../demos/schema';
 import { appendAudit, type Actor } from '../../platform/audit';
 import type { BookingSettings } from '../demos/types';
 import { deleteLeadsByEmail, leadsFrom } from '../../wiring/lead-operations';
-import { newReference } from '../contact/reference';
+import { newReference } from '../../platform/reference';
 import { addressHash } from '../../platform/people/address-hash';
 import { closeRequest, counted, openRequest, type PrivacyRequest } from './records';
 import { suppress } from '../../platform/people/suppression';

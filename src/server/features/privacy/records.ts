@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { privacyRequests, type PrivacyRequestKind } from './schema';
-import { newReference } from '../contact/reference';
+import { newReference } from '../../platform/reference';
 
 /** A stored privacy request (a row of `privacy_requests`). */
 export type PrivacyRequest = typeof privacyRequests.$inferSelect;
