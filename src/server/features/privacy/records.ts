@@ -77,6 +77,15 @@ export async function findRequest(db: Db, id: string): Promise<PrivacyRequest | 
   return row;
 }
 
+/** The id of the request `reference` (any case, spaces around), or undefined. */
+export async function requestIdOf(db: Db, reference: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: privacyRequests.id })
+    .from(privacyRequests)
+    .where(eq(privacyRequests.reference, reference.trim().toUpperCase()));
+  return row?.id;
+}
+
 /** `n` and `word` pluralised with `plural`, e.g. `2 enquiries`, `1 demo`. */
 export function counted(n: number, word: string, plural = `${word}s`): string {
   return `${n} ${n === 1 ? word : plural}`;
