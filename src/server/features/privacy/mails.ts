@@ -63,8 +63,9 @@ export function buildLinkMail(
 }
 
 /**
- * The copy of a person's data (DPDP Act s.11): a summary in the text, and every enquiry, demo and
- * delivery with the destinations as a JSON attachment (`your-data.json`).
+ * The copy of a person's data (DPDP Act s.11): a summary in the text (`counts`), and every record
+ * (`data`: enquiries, demos, deliveries) with the destinations as a JSON attachment
+ * (`your-data.json`).
  */
 export function buildCopyMail(
   to: string,
