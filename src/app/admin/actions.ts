@@ -5,15 +5,15 @@ import { redirect } from 'next/navigation';
 import { SIGN_IN_PATH } from '@/server/features/console/auth';
 import { appendAudit } from '@/server/platform/audit';
 import {
-  acknowledgeDeliveries,
   cancelDemoAs,
   releaseEnquiries,
   rescheduleDemoAs,
-  retryDeliveries,
 } from '@/server/features/console/commands';
+import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
 import {
   addOperator,
   changeOperatorRole,
+  findOperator,
   removeOperator,
 } from '@/server/features/console/operators';
 import { consoleAuth, requireActionOperator } from '@/server/features/console/session';
@@ -23,7 +23,7 @@ import { bookingSettings } from '@/server/features/demos/rules';
 import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/features/privacy/requests';
 import { clientAddress } from '@/server/platform/http/client-address';
 import { nudgeQueueWorker } from '@/server/delivery/queue/runtime';
-import { erasePersonOf } from '@/server/features/privacy/operator';
+import { erasePersonOf } from '@/server/wiring/erasure';
 
 /**
  * The console's server actions. Each is posted by a plain form (no JavaScript needed), takes a
@@ -183,6 +183,7 @@ export async function assignPrivacyAction(_bound: null, form: FormData): Promise
     operator,
     field(form, 'reference'),
     field(form, 'assignee'),
+    findOperator,
   );
   back(privacyPath(form), result === 'closed' ? 'already-closed' : result);
 }

@@ -24,13 +24,13 @@ import { handle, type Registration } from '../delivery/queue/job';
 import { sendSpamDigest, spamDigestJob } from '../features/console/spam-digest';
 import { privacyReplyJob, sendPrivacyReply } from '../features/privacy/reply';
 import { createWebhookPoster } from '../delivery/webhooks/sender';
-import { bookingSettings, isBookingOn } from '../features/demos/rules';
 import { addressHash } from '../platform/people/address-hash';
 import { honourPrivacyRequest } from '../features/privacy/honour';
 import { honourJob } from '../features/privacy/honour-job';
 import { privacyLinkJob, sendPrivacyLink } from '../features/privacy/link-job';
 import { isSuppressed } from '../platform/people/suppression';
 import { leadErasedWebhookJob, postLeadErased } from '../features/privacy/webhook';
+import { personalDataOf } from './personal-data';
 
 /**
  * Which job kinds this process runs, and with which handler: the one place where features meet
@@ -64,9 +64,8 @@ export function jobHandlers(database: Database, env: Env): Registration[] {
           secret,
           send,
           from,
-          destinations: { leadsTo: env.LEADS_TO, webhookUrls: env.WEBHOOK_URLS },
           webhookUrls: env.WEBHOOK_URLS,
-          settings: isBookingOn(env) ? bookingSettings(env) : undefined,
+          holders: personalDataOf(env),
         }),
         { retry: { baseDelayMs: 5_000, maxDelayMs: 300_000 } },
       ),

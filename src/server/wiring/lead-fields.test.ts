@@ -5,7 +5,8 @@ import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@te
 import { contactFields, contactLabels, type ContactValues } from '@/lib/contact-fields';
 import { leads } from '../features/contact/schema';
 import { collectPersonData } from '../features/privacy/copy';
-import { exportLeadsCsv, listLeads } from './lead-operations';
+import { exportLeadsCsv, listLeads } from '../features/contact/inbox';
+import { personalData } from './personal-data';
 
 /**
  * The stored outputs of a lead (the CSV export, the listing behind the console and the CLI, a
@@ -53,8 +54,12 @@ for (const backend of backends) {
     });
 
     it("a person's copy holds every field, between the enquiry's time and its other facts", async () => {
-      const data = await collectPersonData(database.db, email, { webhookUrls: [] });
-      const [enquiry] = data.enquiries;
+      const { data } = await collectPersonData(
+        database.db,
+        personalData({ webhookUrls: [] }),
+        email,
+      );
+      const [enquiry] = data.enquiries as Record<string, unknown>[];
       expect(Object.keys(enquiry ?? {})).toEqual([
         'reference',
         'receivedAt',

@@ -1,18 +1,19 @@
 import 'server-only';
 import { privacyRequestTexts } from '@/content/privacy';
 import { readPrivacyValues, type PrivacyFormState } from '@/lib/privacy-request-schema';
-import { getDatabase } from '../../platform/db';
-import { getEnv } from '../../platform/env';
-import { formPostFacts, formRateLimit, siteOrigins } from '../../platform/http/form-post';
-import { errorFacts, log } from '../../platform/log';
-import { nudgeQueueWorker } from '../../delivery/queue/runtime';
-import { getSiteSecret } from '../../platform/security/site-secret';
-import { askForPrivacyLink } from './ask';
-import { confirmPrivacyRequest, type ConfirmResult } from './confirm';
+import { getDatabase } from '../platform/db';
+import { getEnv } from '../platform/env';
+import { formPostFacts, formRateLimit, siteOrigins } from '../platform/http/form-post';
+import { errorFacts, log } from '../platform/log';
+import { nudgeQueueWorker } from '../delivery/queue/runtime';
+import { getSiteSecret } from '../platform/security/site-secret';
+import { askForPrivacyLink } from '../features/privacy/ask';
+import { confirmPrivacyRequest, type ConfirmResult } from '../features/privacy/confirm';
+import { personalDataOf } from './personal-data';
 
 /**
- * The privacy requests with the site's configuration: the form's server action and the
- * confirmation page's (the operator's erasure is in operator.ts).
+ * The privacy requests with the site's configuration and its registrations of personal data: the
+ * form's server action and the confirmation page's (the operator's erasure is in erasure.ts).
  */
 
 /**
@@ -31,6 +32,7 @@ export async function requestPrivacyLink(
       secret: await getSiteSecret(db, env.FORM_SECRET),
       rateLimit: formRateLimit(env),
       allowedOrigins: siteOrigins(env),
+      holders: personalDataOf(env),
       onQueued: nudgeQueueWorker,
     });
   } catch (error) {
