@@ -98,7 +98,11 @@ describe('confirming a held demo from the e-mailed link (DEMO_CONFIRM_EMAIL=1), 
         expect(scanned.headers.get('referrer-policy')).toBe('strict-origin');
         expect(await scanned.text()).toContain('Confirm my demo');
       }
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // Still held, not confirmed: a confirmation would have queued the invitations with it.
+      const stillHeld = await (
+        await fetch(`${server.url}/contact-us/demo`, { headers: { cookie } })
+      ).text();
+      expect(stillHeld).toContain('Confirm your demo by e-mail');
       expect(mailsTo(email, 'Your Nirmaya HIMS demo')).toEqual([]);
       expect(hostInvitations(email)).toEqual([]);
 
