@@ -30,12 +30,11 @@ import { listUpcomingDemos } from '@/server/features/demos/operator';
 import { bookingSettings } from '@/server/features/demos/rules';
 import { CLI_ACTOR } from '@/server/platform/audit';
 import {
-  acknowledgeDeliveries,
   cancelDemoAs,
   exportEnquiries,
   releaseEnquiries,
-  retryDeliveries,
 } from '@/server/features/console/commands';
+import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
 import {
   addOperator,
   changeOperatorRole,
@@ -44,8 +43,10 @@ import {
 } from '@/server/features/console/operators';
 import type { OperatorRole } from '@/server/features/console/schema';
 import { getSiteEnv as getEnv } from '@/server/wiring/env';
-import { listLeads, listSpam, purgeExpired } from '@/server/wiring/lead-operations';
-import { eraseAs } from '@/server/features/privacy/operator';
+import { listLeads } from '@/server/features/contact/inbox';
+import { listSpam } from '@/server/features/contact/quarantine';
+import { purgeExpired } from '@/server/wiring/personal-data';
+import { eraseAs } from '@/server/wiring/erasure';
 import { describeDeliveries } from '@/server/features/contact/delivery-summary';
 
 /**

@@ -1,57 +1,140 @@
 /**
- * The contact form's fields, labels, limits and hidden-field names: plain constants without zod,
- * so the client form can import them without shipping the validation library to the browser
- * (src/lib/contact-schema.ts builds the schema from them and re-exports them).
+ * The one registry of a lead's fields: plain constants without zod, so the client form can import
+ * them without shipping the validation library to the browser.
  *
- * The one registry of a lead's fields: the form, the schema, the provider's notification e-mail
- * (src/server/contact/notification.ts), the CSV export (src/server/leads/operations.ts) and the
- * `leads` CLI (scripts/leads.ts) read the fields, their order and their labels from here.
+ * Everything that shows, checks or hands on a lead's fields derives them (which, in what order,
+ * under which label) from {@link contactFieldRegistry}: the form (src/app/contact-us), its schema
+ * (src/lib/contact-schema.ts), the provider's e-mail, the webhook event, the CSV export and the
+ * listing, the console's enquiry page, the `leads` CLI and a person's DPDP copy. Adding a field
+ * takes an entry here, a column of the same name in the `leads` table and its migration; a test
+ * (src/server/features/contact/fields.test.ts) fails while the table and the registry differ.
  */
 
-/**
- * Maximum length of each field, in characters as `fieldLength` counts them (the length rule below).
- */
-export const contactLimits = {
-  firstName: 100,
-  lastName: 100,
-  email: 254,
-  organization: 200,
-  subject: 200,
-  message: 5000,
-} as const;
+/** How a field is typed in, and so how it is checked and shown. */
+export type FieldKind =
+  /** One line of text: control characters refused (they would let a value inject e-mail headers). */
+  | 'line'
+  /** One e-mail address: one line, its format checked. */
+  | 'email'
+  /** Several lines (a textarea): line breaks and tabs allowed; left out of one-line listings. */
+  | 'lines';
+
+/** What the registry says of one field. */
+export type FieldDefinition = {
+  /** Visible label (spec §2, Contact Us): on the form, in the e-mail, the CSV, the console. */
+  label: string;
+  /** Maximum length, in characters as `fieldLength` counts them (the length rule below). */
+  limit: number;
+  /** The message when it is left empty; a field without one is optional and defaults to ''. */
+  required?: string;
+} & (
+  | {
+      kind: 'line' | 'email';
+      /** The control's `autocomplete` token (e.g. `given-name`), so browsers can fill it in. */
+      autoComplete?: string;
+      /** `half`: sits beside the next `half` field on one row of the form (two columns from `sm`). */
+      width?: 'half';
+    }
+  | {
+      kind: 'lines';
+      /** Visible lines of its textarea. */
+      rows: number;
+    }
+);
+
+/** Every field of the contact form, in display order, with its label, limit and kind. */
+export const contactFieldRegistry = {
+  firstName: {
+    label: 'First Name',
+    limit: 100,
+    kind: 'line',
+    required: 'Enter your first name.',
+    autoComplete: 'given-name',
+    width: 'half',
+  },
+  lastName: {
+    label: 'Last Name',
+    limit: 100,
+    kind: 'line',
+    required: 'Enter your last name.',
+    autoComplete: 'family-name',
+    width: 'half',
+  },
+  email: {
+    label: 'Email',
+    limit: 254,
+    kind: 'email',
+    required: 'Enter your e-mail address.',
+    autoComplete: 'email',
+    width: 'half',
+  },
+  organization: {
+    label: 'Organization',
+    limit: 200,
+    kind: 'line',
+    required: 'Enter your organization.',
+    autoComplete: 'organization',
+    width: 'half',
+  },
+  subject: { label: 'Subject', limit: 200, kind: 'line', required: 'Enter a subject.' },
+  message: { label: 'Message', limit: 5000, kind: 'lines', rows: 6 },
+} as const satisfies Record<string, FieldDefinition>;
+
+type Registry = typeof contactFieldRegistry;
+
+/** The name of a contact field, e.g. `firstName` (also its form control's and its column's). */
+export type ContactField = keyof Registry;
 
 /** The form's fields, in display order. */
-export const contactFields = [
-  'firstName',
-  'lastName',
-  'email',
-  'organization',
-  'subject',
-  'message',
-] as const;
+export const contactFields = Object.keys(contactFieldRegistry) as readonly ContactField[];
 
-export type ContactField = (typeof contactFields)[number];
+/** The definition of `field` in the registry, typed as any field's (for code that reads options). */
+export function fieldDefinition(field: ContactField): FieldDefinition {
+  return contactFieldRegistry[field];
+}
+
+/** A value for each field, e.g. what a visitor typed or what a lead holds. */
+export type ContactValues = Record<ContactField, string>;
+
+/** Maximum length of each field, in characters as `fieldLength` counts them (the length rule below). */
+export const contactLimits = Object.fromEntries(
+  contactFields.map((field) => [field, contactFieldRegistry[field].limit]),
+) as { readonly [F in ContactField]: Registry[F]['limit'] };
 
 /** Visible label of each field (spec §2, Contact Us). */
-export const contactLabels: Record<ContactField, string> = {
-  firstName: 'First Name',
-  lastName: 'Last Name',
-  email: 'Email',
-  organization: 'Organization',
-  subject: 'Subject',
-  message: 'Message',
-};
+export const contactLabels = Object.fromEntries(
+  contactFields.map((field) => [field, contactFieldRegistry[field].label]),
+) as Record<ContactField, string>;
 
-/** Fields whose value may span lines (a textarea); one-line listings and headers leave them out. */
-export const multiLineFields = ['message'] as const satisfies readonly ContactField[];
+/** A field whose value may span lines (a textarea). */
+export type MultiLineField = {
+  [F in ContactField]: Registry[F]['kind'] extends 'lines' ? F : never;
+}[ContactField];
 
 /** A field that is not multi-line. */
-export type SingleLineField = Exclude<ContactField, (typeof multiLineFields)[number]>;
+export type SingleLineField = Exclude<ContactField, MultiLineField>;
+
+/** Fields whose value may span lines (a textarea); one-line listings and headers leave them out. */
+export const multiLineFields: readonly MultiLineField[] = contactFields.filter(
+  (field): field is MultiLineField => contactFieldRegistry[field].kind === 'lines',
+);
 
 /** The fields of one line each, in display order: every field but {@link multiLineFields}. */
 export const singleLineFields: readonly SingleLineField[] = contactFields.filter(
-  (field): field is SingleLineField => !(multiLineFields as readonly string[]).includes(field),
+  (field): field is SingleLineField => contactFieldRegistry[field].kind !== 'lines',
 );
+
+/**
+ * The contact fields of `row` (a lead, an enquiry, a listing's row), in display order, and nothing
+ * else: what an output that hands on every field (the webhook event, a person's copy) writes.
+ * @param row anything with at least a string for each field
+ * @returns a new object with exactly the registry's fields, keys in registry order
+ */
+export function contactValuesOf(row: ContactValues): ContactValues {
+  const values = {} as ContactValues;
+  for (const field of contactFields) values[field] = row[field];
+  return values;
+}
 
 /** The fields that together name the visitor, in the order they are written. */
 export const nameFields = ['firstName', 'lastName'] as const satisfies readonly SingleLineField[];

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import {
   contactFields,
-  contactLabels,
-  contactLimits,
+  fieldDefinition,
   fieldLength,
   tooLongMessage,
   type ContactField,
+  type ContactValues,
 } from './contact-fields';
 import type { BookingOffer } from './demo/offer';
 
@@ -16,7 +16,7 @@ export {
   formTokenField,
   honeypotField,
 } from './contact-fields';
-export type { ContactField } from './contact-fields';
+export type { ContactField, ContactValues } from './contact-fields';
 
 // No run-time code generation: zod otherwise probes `new Function('')` in the browser, which the
 // site's Content-Security-Policy (no 'unsafe-eval') blocks and reports as a violation.
@@ -24,13 +24,14 @@ z.config({ jitless: true });
 
 /**
  * The contact form's one schema, shared by the form (labels, `maxLength`) and the server
- * (validation before anything is stored). Client-safe: imports nothing but zod.
+ * (validation before anything is stored), built from the registry of src/lib/contact-fields.ts.
+ * Client-safe: imports nothing but zod.
  *
- * Rules: every value trimmed; First Name, Last Name, Email, Organization and Subject
- * required (spec §5), Message optional; maximum lengths by the one length rule of
- * src/lib/contact-fields.ts (`fieldLength`); e-mail format checked; CR, LF and
- * other control characters refused in single-line fields (they would let a value inject e-mail
- * headers).
+ * Rules: every value trimmed; a field with a `required` message required (spec §5: First Name,
+ * Last Name, Email, Organization and Subject), the others optional ('' when absent); maximum
+ * lengths by the one length rule (`fieldLength`); e-mail format checked; CR, LF and other control
+ * characters refused in single-line fields (they would let a value inject e-mail headers), line
+ * breaks and tabs allowed in multi-line ones (the message).
  */
 
 /** Control characters (C0, DEL, C1) and the Unicode line/paragraph separators. */
@@ -38,51 +39,36 @@ const controlCharacters = /[\p{Cc}\u2028\u2029]/u;
 /** Line breaks and tabs, allowed in the message only. */
 const lineBreaksAndTabs = /[\t\n\r]/g;
 
-/** A check that a (trimmed) value is within `field`'s limit by the length rule. */
-const withinLimit = (field: ContactField) => (value: string) =>
-  fieldLength(value) <= contactLimits[field];
-
-function singleLine(field: Exclude<ContactField, 'message' | 'email'>, required: string) {
-  const label = contactLabels[field];
-  return z
-    .string(required)
-    .trim()
-    .min(1, required)
-    .refine(withinLimit(field), tooLongMessage(field))
-    .refine(
-      (value) => !controlCharacters.test(value),
-      `${label} must be on one line, without control characters.`,
-    );
+/** The rule of one field, by its kind in the registry. */
+function fieldSchema(field: ContactField): z.ZodType<string> {
+  const { label, kind, limit, required } = fieldDefinition(field);
+  const trimmed = required ? z.string(required).trim().min(1, required) : z.string().trim();
+  const withinLimit = trimmed.refine((value) => fieldLength(value) <= limit, tooLongMessage(field));
+  const checked: z.ZodType<string> =
+    kind === 'email'
+      ? withinLimit.pipe(z.email('Enter a valid e-mail address, like name@hospital.org.'))
+      : kind === 'lines'
+        ? withinLimit.refine(
+            (value) => !controlCharacters.test(value.replace(lineBreaksAndTabs, '')),
+            `${label} must not contain control characters.`,
+          )
+        : withinLimit.refine(
+            (value) => !controlCharacters.test(value),
+            `${label} must be on one line, without control characters.`,
+          );
+  return required ? checked : checked.default('');
 }
 
 /** Validates and normalises one enquiry. Parse with `safeParse`; never throws on bad input. */
-export const contactSchema = z.object({
-  firstName: singleLine('firstName', 'Enter your first name.'),
-  lastName: singleLine('lastName', 'Enter your last name.'),
-  email: z
-    .string('Enter your e-mail address.')
-    .trim()
-    .min(1, 'Enter your e-mail address.')
-    .refine(withinLimit('email'), tooLongMessage('email'))
-    .pipe(z.email('Enter a valid e-mail address, like name@hospital.org.')),
-  organization: singleLine('organization', 'Enter your organization.'),
-  subject: singleLine('subject', 'Enter a subject.'),
-  message: z
-    .string()
-    .trim()
-    .refine(withinLimit('message'), tooLongMessage('message'))
-    .refine(
-      (value) => !controlCharacters.test(value.replace(lineBreaksAndTabs, '')),
-      'Message must not contain control characters.',
-    )
-    .default(''),
-});
+export const contactSchema = z.object(
+  Object.fromEntries(contactFields.map((field) => [field, fieldSchema(field)])) as Record<
+    ContactField,
+    z.ZodType<string>
+  >,
+);
 
 /** A valid, normalised enquiry. */
 export type ContactInput = z.infer<typeof contactSchema>;
-
-/** What the visitor typed, field by field, as strings (kept and shown again after an error). */
-export type ContactValues = Record<ContactField, string>;
 
 /** The first error message of each invalid field. */
 export type ContactErrors = Partial<Record<ContactField, string>>;

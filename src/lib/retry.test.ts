@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { retryDelay, retryWithBackoff } from './retry';
 
 describe('retryDelay', () => {
@@ -10,15 +10,24 @@ describe('retryDelay', () => {
   });
 });
 
+// The waits run on vitest's fake clock: the schedule is checked to the millisecond, and no test
+// waits for real time to pass.
 describe('retryWithBackoff', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('retries a failing task with the backoff schedule until it succeeds', async () => {
     const failures: Array<[number, number]> = [];
-    let calls = 0;
+    const calls: number[] = [];
     const started = Date.now();
-    const result = await retryWithBackoff(
+    const pending = retryWithBackoff(
       async () => {
-        calls += 1;
-        if (calls < 5) throw new Error('down');
+        calls.push(Date.now() - started);
+        if (calls.length < 5) throw new Error('down');
         return 'up';
       },
       {
@@ -27,28 +36,34 @@ describe('retryWithBackoff', () => {
         onFailure: (_error, attempt, delayMs) => failures.push([attempt, delayMs]),
       },
     );
-    const elapsed = Date.now() - started;
-    console.log(`retryWithBackoff: 4 failures, then success after ${elapsed} ms`);
-    expect(result).toBe('up');
+    await vi.runAllTimersAsync();
+    expect(await pending).toBe('up');
     expect(failures).toEqual([
       [1, 10],
       [2, 20],
       [3, 40],
       [4, 40],
     ]);
-    expect(elapsed).toBeGreaterThanOrEqual(100);
+    // Each attempt starts once the delay after the previous failure has passed, and not before.
+    expect(calls).toEqual([0, 10, 30, 70, 110]);
   });
 
   it('gives up at once when aborted during a wait', async () => {
     const controller = new AbortController();
-    const started = Date.now();
+    let settled = false;
     const pending = retryWithBackoff(() => Promise.reject(new Error('down')), {
       baseMs: 60_000,
       maxMs: 60_000,
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 20);
+    void pending.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(20);
+    expect(settled).toBe(false);
+    controller.abort();
+    // No time passes: the abort alone ends the 60 s wait.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(true);
     expect(await pending).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

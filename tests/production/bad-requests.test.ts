@@ -17,6 +17,7 @@ import { leads } from '@/server/features/contact/schema';
 import { openTestDatabase, type TestDatabase } from '@test/databases';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { formBody, loadForm, type LoadedForm } from '@test/contact-form';
+import { backdateFormToken } from '@test/form-token';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
 import { expectRefusalPage, Histogram } from '@test/refusal';
 
@@ -140,7 +141,6 @@ describe.skipIf(!postgres)('bad requests to the contact form (fuzz, PostgreSQL)'
     const page = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': '10.99.0.1' } });
     try {
       await page.goto(`${server.url}/contact-us`);
-      const loaded = Date.now();
       const field = page.getByLabel('First Name');
       const count = page.locator('#contact-firstName-count');
       // The live count proves the form is hydrated (it is React's).
@@ -170,8 +170,7 @@ describe.skipIf(!postgres)('bad requests to the contact form (fuzz, PostgreSQL)'
       expect((await database.db.select().from(leads)).length).toBe(before);
 
       await field.fill(firstName);
-      const wait = loaded + 3_100 - Date.now();
-      if (wait > 0) await page.waitForTimeout(wait);
+      await backdateFormToken(page, SECRET);
       await page.getByRole('button', { name: 'Submit' }).click();
       const reference = page.getByTestId('enquiry-reference');
       await reference.waitFor({ timeout: 20_000 });
@@ -212,11 +211,9 @@ async function captureJsPost(url: string): Promise<CapturedPost> {
   const page = await browser.newPage({ extraHTTPHeaders: { 'x-forwarded-for': '10.99.0.2' } });
   try {
     await page.goto(`${url}/contact-us`, { waitUntil: 'networkidle' });
-    const loaded = Date.now();
     for (const [name, value] of Object.entries(usual))
       await page.locator(`[name="${name}"]`).fill(value);
-    const wait = loaded + 3_100 - Date.now();
-    if (wait > 0) await page.waitForTimeout(wait);
+    await backdateFormToken(page, SECRET);
     const posted = page.waitForRequest(
       (request) => request.method() === 'POST' && request.headers()['next-action'] !== undefined,
     );

@@ -16,7 +16,12 @@ import { freePort, startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { startWebhookReceiver, type TestWebhookReceiver } from '@test/webhook-receiver';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { hiddenInputs, loadForm, postEnquiry, submitForm } from '@test/contact-form';
-import { axeViolations, demoServerEnv, watchCspViolations } from '@test/demo-booking';
+import {
+  axeViolations,
+  demoServerEnv,
+  requestAndBook,
+  watchCspViolations,
+} from '@test/demo-booking';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
 import { openDatabase } from '@/server/platform/db/client';
 import { privacyRequests, type PrivacyRequestKind } from '@/server/features/privacy/schema';
@@ -291,35 +296,12 @@ describe('the sales console in Chromium, production build', () => {
 
   it('cancels a demo from the console: the host gets METHOD:CANCEL', async () => {
     const email = `demo.${Date.now()}@hospital.example`;
-    const contact = `${server.url}/contact-us?subject=demo`;
-    const hidden = hiddenInputs(await (await fetch(contact)).text());
-    await new Promise((resolve) => setTimeout(resolve, 3_300));
-    const post = (entries: Array<[string, string]>) => {
-      const body = new FormData();
-      for (const [name, value] of entries) body.append(name, value);
-      return fetch(contact, {
-        method: 'POST',
-        body,
-        headers: { origin: server.url },
-        redirect: 'manual',
-      });
-    };
-    const confirmation = await (
-      await post([
-        ...hidden,
-        ['firstName', 'Demo'],
-        ['lastName', 'Visitor'],
-        ['email', email],
-        ['organization', 'Demo Hospital'],
-        ['subject', 'Request a demo of Nirmaya HIMS'],
-        ['message', ''],
-        [honeypotField, ''],
-      ])
-    ).text();
-    const start = /<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/.exec(
-      confirmation,
-    )![1]!;
-    expect((await post([...hiddenInputs(confirmation), ['start', start]])).status).toBe(303);
+    await requestAndBook(server.url, {
+      firstName: 'Demo',
+      lastName: 'Visitor',
+      email,
+      organization: 'Demo Hospital',
+    });
     const [invitation] = await mailsTo(email, 'Your Nirmaya HIMS demo');
     const reference = /NH-[0-9A-Z]{10}/.exec(invitation!.parsed.text ?? '')![0];
 

@@ -15,6 +15,7 @@ import {
   watchCspViolations,
 } from '@test/demo-booking';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
+import { backdateFormToken } from '@test/form-token';
 
 const NEW_YORK = 'America/New_York';
 /** Text only the picker's chunk holds: react-day-picker's class prefix and the picker's own label. */
@@ -128,7 +129,7 @@ describe('demo booking in Chromium, New York, with and without JavaScript', () =
       for (const [field, value] of Object.entries({ ...visitor, email })) {
         await page.locator(`[name="${field}"]`).fill(value);
       }
-      await page.waitForTimeout(3_300); // the form token's minimum age
+      await backdateFormToken(page);
       const firstLoad = scripts.length;
       await page.getByRole('button', { name: 'Submit' }).click();
       await page
@@ -246,7 +247,7 @@ describe('demo booking in Chromium, New York, with and without JavaScript', () =
     for (const [field, value] of Object.entries({ ...visitor, email: 'early@clinic.example' })) {
       await page.locator(`[name="${field}"]`).fill(value);
     }
-    await page.waitForTimeout(3_300); // the form token's minimum age
+    await backdateFormToken(page);
     await page.getByRole('button', { name: 'Submit' }).click();
     const plain = page.locator('input[name="start"]').nth(5);
     await plain.check({ timeout: 30_000 });

@@ -3,12 +3,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { honeypotField } from '@/lib/contact-fields';
+import { hiddenInputs } from '@test/contact-form';
 import { until } from '@test/enquiry';
+import { backdateFormToken } from '@test/form-token';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
-import { hiddenInputs } from '@test/contact-form';
-import { axeViolations, demoServerEnv, invitedStart } from '@test/demo-booking';
+import {
+  axeViolations,
+  bookTime,
+  demoServerEnv,
+  invitedStart,
+  offeredStarts,
+  requestDemo,
+} from '@test/demo-booking';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
 
 const enquiry = {
@@ -65,40 +72,15 @@ describe('demo booking from the production build', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** Sends an enquiry without JavaScript (as `email`) and returns the confirmation's HTML. */
-  async function enquire(email: string): Promise<string> {
-    const page = `${server.url}/contact-us?subject=demo`;
-    const hidden = hiddenInputs(await (await fetch(page)).text());
-    await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
-    const answer = await fetch(page, {
-      method: 'POST',
-      body: form([...hidden, ...Object.entries({ ...enquiry, email }), [honeypotField, '']]),
-      headers: { origin: server.url },
-    });
-    return answer.text();
-  }
-  /** Posts the booking form of a confirmation for `start`; the redirect is not followed. */
-  const book = (html: string, start: string) =>
-    fetch(`${server.url}/contact-us?subject=demo`, {
-      method: 'POST',
-      body: form([...hiddenInputs(html), ['start', start]]),
-      headers: { origin: server.url },
-      redirect: 'manual',
-    });
-  const offered = (html: string) =>
-    [...html.matchAll(/<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/g)].map(
-      (match) => match[1]!,
-    );
-
   it('without JavaScript: a demo request offers times as radio buttons, books one and sends the invitations', async () => {
-    const html = await enquire(enquiry.email);
+    const html = await requestDemo(server.url, { email: enquiry.email });
     expect(html).toContain('Pick a time for your demo');
-    const starts = offered(html);
+    const starts = offeredStarts(html);
     expect(starts.length).toBeGreaterThan(10);
     expect(html).toMatch(/<legend[^>]*>[A-Z][a-z]+day, \d{1,2} [A-Z][a-z]+ 20\d\d<\/legend>/);
     expect(html).toMatch(/\d\d:\d\d IST/);
 
-    const booked = await book(html, starts[0]!);
+    const booked = await bookTime(server.url, html, starts[0]!);
     expect(booked.status).toBe(303);
     expect(booked.headers.get('location')).toMatch(/\/contact-us\/demo$/);
     const cookie = booked.headers.get('set-cookie')!.split(';')[0]!;
@@ -134,7 +116,7 @@ describe('demo booking from the production build', () => {
     })) {
       await page.locator(`[name="${name}"]`).fill(value);
     }
-    await page.waitForTimeout(3_300); // the form token's minimum age
+    await backdateFormToken(page);
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect
       .poll(() => page.getByRole('heading', { name: 'Book a call with our team' }).count(), {
@@ -182,13 +164,13 @@ describe('demo booking from the production build', () => {
 
   it('without JavaScript: the third visitor for a time both hosts took sees it gone and fresh times', async () => {
     const pages = [
-      await enquire('first@clinic.example'),
-      await enquire('second@clinic.example'),
-      await enquire('third@clinic.example'),
+      await requestDemo(server.url, { email: 'first@clinic.example' }),
+      await requestDemo(server.url, { email: 'second@clinic.example' }),
+      await requestDemo(server.url, { email: 'third@clinic.example' }),
     ];
-    const time = offered(pages[2]!).at(-1)!;
+    const time = offeredStarts(pages[2]!).at(-1)!;
     const answers = [];
-    for (const html of pages) answers.push(await book(html, time));
+    for (const html of pages) answers.push(await bookTime(server.url, html, time));
     expect(answers.map((answer) => answer.status)).toEqual([303, 303, 303]);
     expect(
       answers.map((answer) => answer.headers.get('location')!.replace(/^.*\/contact-us/, '')),
@@ -198,15 +180,15 @@ describe('demo booking from the production build', () => {
       await fetch(`${server.url}/contact-us/demo?outcome=gone`, { headers: { cookie } })
     ).text();
     expect(again).toContain('Sorry, that time was just taken. Please pick another.');
-    expect(offered(again).length).toBeGreaterThan(0);
-    expect(offered(again)).not.toContain(time);
+    expect(offeredStarts(again).length).toBeGreaterThan(0);
+    expect(offeredStarts(again)).not.toContain(time);
     console.log(
-      `slot gone: ${time} booked twice, the third visitor got ${offered(again).length} fresh times`,
+      `slot gone: ${time} booked twice, the third visitor got ${offeredStarts(again).length} fresh times`,
     );
   });
 
   it('limits booking posts per client like the form: past RATE_LIMIT_MAX, a notice instead of a booking', async () => {
-    const html = await enquire('fourth@clinic.example');
+    const html = await requestDemo(server.url, { email: 'fourth@clinic.example' });
     const bogus = hiddenInputs(html).map(([name, value]): [string, string] => [
       name,
       name === 'token' ? 'b1.x.y.z' : value,
@@ -215,7 +197,7 @@ describe('demo booking from the production build', () => {
     for (let i = 0; i < 25 && !locations.at(-1)?.includes('outcome=limited'); i++) {
       const answer = await fetch(`${server.url}/contact-us`, {
         method: 'POST',
-        body: form([...bogus, ['start', offered(html)[0]!]]),
+        body: form([...bogus, ['start', offeredStarts(html)[0]!]]),
         headers: { origin: server.url },
         redirect: 'manual',
       });

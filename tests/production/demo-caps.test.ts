@@ -4,27 +4,18 @@ import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
-import { honeypotField } from '@/lib/contact-fields';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
-import { hiddenInputs } from '@test/contact-form';
-import { demoServerEnv } from '@test/demo-booking';
+import {
+  bookTime,
+  demoServerEnv,
+  demoVisitor,
+  offeredStarts,
+  requestDemo,
+} from '@test/demo-booking';
+import { backdateFormToken } from '@test/form-token';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
-
-const enquiry = {
-  firstName: 'Asha',
-  lastName: 'Rao',
-  organization: 'City General Hospital',
-  subject: 'Request a demo of Nirmaya HIMS',
-  message: '',
-};
-
-const form = (entries: Array<[string, string]>) => {
-  const data = new FormData();
-  for (const [name, value] of entries) data.append(name, value);
-  return data;
-};
 
 /** The sentence as the page's HTML carries it (React escapes `&`, `<`, `>`, `"` and `'`). */
 const asHtml = (text: string) =>
@@ -57,33 +48,12 @@ describe('demo booking caps from the production build', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** Sends an enquiry as `email` without JavaScript and returns the confirmation's HTML. */
-  async function enquire(email: string): Promise<string> {
-    const page = `${server.url}/contact-us?subject=demo`;
-    const hidden = hiddenInputs(await (await fetch(page)).text());
-    await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
-    const answer = await fetch(page, {
-      method: 'POST',
-      body: form([...hidden, ...Object.entries({ ...enquiry, email }), [honeypotField, '']]),
-      headers: { origin: server.url },
-    });
-    return answer.text();
-  }
-  const offered = (html: string) =>
-    [...html.matchAll(/<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/g)].map(
-      (match) => match[1]!,
-    );
   /**
    * Books `start` with the booking form of the confirmation `html` as a plain POST, then opens
    * where it redirects with the booking cookie: the redirect's location and the page's HTML.
    */
   async function book(html: string, start: string) {
-    const posted = await fetch(`${server.url}/contact-us?subject=demo`, {
-      method: 'POST',
-      body: form([...hiddenInputs(html), ['start', start]]),
-      headers: { origin: server.url },
-      redirect: 'manual',
-    });
+    const posted = await bookTime(server.url, html, start);
     expect(posted.status).toBe(303);
     const location = posted.headers.get('location')!;
     const cookie = posted.headers.get('set-cookie')!.split(';')[0]!;
@@ -98,15 +68,18 @@ describe('demo booking caps from the production build', () => {
     ).test(html);
 
   it('a second demo of one e-mail address and a third of one client address are refused with a sentence, the form and the chosen time kept', async () => {
-    const first = await enquire('asha.rao@hospital.example');
-    const starts = offered(first);
+    const first = await requestDemo(server.url, { email: 'asha.rao@hospital.example' });
+    const starts = offeredStarts(first);
     expect(starts.length).toBeGreaterThan(6);
     ashaDemo = starts[0]!;
     const booked = await book(first, starts[0]!);
     expect(booked.location).toMatch(/\/contact-us\/demo$/);
     expect(booked.html).toContain('Your demo is booked');
 
-    const again = await book(await enquire('Asha.Rao@hospital.example'), starts[2]!);
+    const again = await book(
+      await requestDemo(server.url, { email: 'Asha.Rao@hospital.example' }),
+      starts[2]!,
+    );
     expect(again.location).toContain('outcome=email-cap');
     const at = Date.parse(starts[0]!);
     const sentence = emailCapNotice({
@@ -117,10 +90,16 @@ describe('demo booking caps from the production build', () => {
     expect(again.html).toContain('Pick a time for your demo');
     expect(ticked(again.html, starts[2]!)).toBe(true);
 
-    const colleague = await book(await enquire('ravi@hospital.example'), starts[4]!);
+    const colleague = await book(
+      await requestDemo(server.url, { email: 'ravi@hospital.example' }),
+      starts[4]!,
+    );
     expect(colleague.html).toContain('Your demo is booked');
 
-    const third = await book(await enquire('meena@hospital.example'), starts[6]!);
+    const third = await book(
+      await requestDemo(server.url, { email: 'meena@hospital.example' }),
+      starts[6]!,
+    );
     expect(third.location).toContain('outcome=client-cap');
     expect(third.html).toContain(asHtml(bookingNotices['client-cap']!));
     expect(third.html).toContain('Pick a time for your demo');
@@ -134,9 +113,12 @@ describe('demo booking caps from the production build', () => {
     browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
     const page = await browser.newPage();
     await page.goto(`${server.url}/contact-us?subject=demo`);
-    for (const [name, value] of Object.entries({ ...enquiry, email: 'ASHA.RAO@hospital.example' }))
+    for (const [name, value] of Object.entries({
+      ...demoVisitor,
+      email: 'ASHA.RAO@hospital.example',
+    }))
       await page.locator(`[name="${name}"]`).fill(value);
-    await page.waitForTimeout(3_300); // the form token's minimum age
+    await backdateFormToken(page);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByRole('grid').waitFor({ timeout: 30_000 });
     const radio = page.locator('input[name="start"]').nth(1);

@@ -4,12 +4,15 @@ import path from 'node:path';
 import ICAL from 'ical.js';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { honeypotField } from '@/lib/contact-fields';
 import { until } from '@test/enquiry';
 import { freePort, startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
-import { hiddenInputs } from '@test/contact-form';
-import { axeViolations, axeViolationsWithoutScripts, demoServerEnv } from '@test/demo-booking';
+import {
+  axeViolations,
+  axeViolationsWithoutScripts,
+  demoServerEnv,
+  requestAndBook,
+} from '@test/demo-booking';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
 
 /**
@@ -85,11 +88,6 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  const form = (entries: Array<[string, string]>) => {
-    const data = new FormData();
-    for (const [name, value] of entries) data.append(name, value);
-    return data;
-  };
   /** The e-mails to `address` whose subject starts with `prefix`, once there are `count`. */
   async function mailsTo(address: string, prefix: string, count = 1): Promise<ReceivedMail[]> {
     const matching = () =>
@@ -109,34 +107,7 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
     email: string,
     lastName = 'Rao',
   ): Promise<{ start: string; link: string }> {
-    const page = `${server.url}/contact-us?subject=demo`;
-    const hidden = hiddenInputs(await (await fetch(page)).text());
-    await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
-    const fields = {
-      firstName: 'Asha',
-      lastName,
-      email,
-      organization: 'City General Hospital',
-      subject: 'Request a demo of Nirmaya HIMS',
-      message: '',
-    };
-    const confirmation = await (
-      await fetch(page, {
-        method: 'POST',
-        body: form([...hidden, ...Object.entries(fields), [honeypotField, '']]),
-        headers: { origin: server.url },
-      })
-    ).text();
-    const start = /<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/.exec(
-      confirmation,
-    )![1]!;
-    const booked = await fetch(page, {
-      method: 'POST',
-      body: form([...hiddenInputs(confirmation), ['start', start]]),
-      headers: { origin: server.url },
-      redirect: 'manual',
-    });
-    expect(booked.status).toBe(303);
+    const { start } = await requestAndBook(server.url, { email, lastName });
     const [invitation] = await mailsTo(email, 'Your Nirmaya HIMS demo');
     const link = /To pick another time or cancel, open: (\S+)/.exec(
       invitation!.parsed.text ?? '',

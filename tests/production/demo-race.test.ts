@@ -11,6 +11,7 @@ import { leads } from '@/server/features/contact/schema';
 import { openTestDatabase, type TestDatabase } from '@test/databases';
 import { enquiryValues, hiddenInputs, loadForm, submitForm } from '@test/contact-form';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
+import { TEST_SECRET } from '@test/form-token';
 
 const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const VISITORS = 20;
@@ -47,7 +48,7 @@ describe.skipIf(!hasPostgres)('20 visitors race for one demo time on two instanc
         env: {
           DATABASE_URL: database.url,
           DATA_DIR: undefined,
-          FORM_SECRET: 'demo-race-test-shared-secret-0123456789',
+          FORM_SECRET: TEST_SECRET,
           TRUST_PROXY: '1',
           SMTP_URL: '',
           WEBHOOK_URLS: undefined,

@@ -22,6 +22,7 @@ import { cspProblems } from '@test/csp';
 import { startEdge, type Edge } from '../../scripts/bench/nginx-edge.mjs';
 import { httpRequest } from '@test/http';
 import { repoRoot, startProductionServer, type ProductionServer } from '@test/next-server';
+import { TEST_SECRET } from '@test/form-token';
 
 const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
 /** The edge's passive health check: an instance that failed is skipped this long (s). */
@@ -51,7 +52,7 @@ async function startInstance(index: number): Promise<ProductionServer> {
       DATABASE_URL: database.url,
       SMTP_URL: smtp.url,
       LEADS_TO: 'sales@nirmaya.example',
-      FORM_SECRET: 'scale-out-test-shared-secret-0123456789',
+      FORM_SECRET: TEST_SECRET,
       TRUST_PROXY: '1',
       // A job claimed by the instance the test kills is taken over after this (default 5 min).
       OUTBOX_LEASE_SECONDS: '10',

@@ -10,6 +10,7 @@ import { canonicalPaths } from '@/content/routes';
 import { cspProblems } from '@test/csp';
 import { enquiryValues, loadForm, postEnquiry, submitForm } from '@test/contact-form';
 import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
+import { TEST_SECRET } from '@test/form-token';
 import { stageDockerApp } from '@test/standalone';
 
 /** The unprivileged user the server runs as when the test runs as root (root ignores `chmod a-w`). */
@@ -48,7 +49,7 @@ beforeAll(async () => {
       SMTP_URL: undefined,
       TRUST_PROXY: '0',
       RATE_LIMIT_MAX: '2',
-      FORM_SECRET: 'standalone-test-secret-0123456789abcdef',
+      FORM_SECRET: TEST_SECRET,
       SITE_URL: undefined,
     },
     readyPath: '/api/health',

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { honeypotField } from '@/lib/contact-fields';
+import { formTokenField, honeypotField } from '@/lib/contact-fields';
 import { until } from '@test/enquiry';
 import { startWebhookReceiver, type TestWebhookReceiver } from '@test/webhook-receiver';
 import { hiddenInputs } from '@test/contact-form';
+import { backdatedFormToken } from '@test/form-token';
 import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -49,7 +50,9 @@ describe('webhooks from the production build', () => {
     });
 
     const form = new FormData();
-    for (const [name, value] of hidden) form.append(name, value);
+    // The token backdated past its minimum age: the form may be posted at once.
+    for (const [name, value] of hidden)
+      form.append(name, name === formTokenField ? backdatedFormToken(value) : value);
     for (const [name, value] of Object.entries({
       firstName: 'Asha',
       lastName: 'Rao',
@@ -60,7 +63,6 @@ describe('webhooks from the production build', () => {
       [honeypotField]: '',
     }))
       form.append(name, value);
-    await new Promise((resolve) => setTimeout(resolve, 3_300)); // the form token's minimum age
     const started = Date.now();
     const answer = await fetch(page, {
       method: 'POST',

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
+import { backdatedBody, hiddenInputs, loadForm, type EnquiryValues } from '@test/contact-form';
 import { until } from '@test/enquiry';
 import type { TestSmtpServer } from '@test/smtp';
 
@@ -46,6 +47,84 @@ export const demoServerEnv = (dataDir: string, smtpUrl: string, rateLimitMax: nu
   RATE_LIMIT_MAX: String(rateLimitMax),
   RATE_LIMIT_WINDOW_MINUTES: '1440',
 });
+
+/** A demo request as a visitor types it into the contact form, but for the e-mail address. */
+export const demoVisitor = {
+  firstName: 'Asha',
+  lastName: 'Rao',
+  organization: 'City General Hospital',
+  subject: 'Request a demo of Nirmaya HIMS',
+  message: '',
+};
+
+/** The contact page of a demo request ("Schedule a Demo" leads there). */
+const DEMO_PAGE = '/contact-us?subject=demo';
+
+/** The times (ISO instants) the booking step in `html` offers, its radio buttons' values in order. */
+export const offeredStarts = (html: string): string[] =>
+  [...html.matchAll(/<input[^>]*type="radio"[^>]*name="start"[^>]*value="([^"]+)"/g)].map(
+    (match) => match[1]!,
+  );
+
+/**
+ * Asks for a demo as a visitor without JavaScript: loads the demo request's contact page (with
+ * `headers`, e.g. a `referer`), fills in {@link demoVisitor} with `values` over it and posts it at
+ * once, its form token backdated past the minimum age (the server must run with the test's
+ * `FORM_SECRET`, as startProductionServer's do).
+ * @returns the answer's HTML (the booking step when the enquiry was accepted)
+ * @throws when the page cannot be loaded, or on network errors
+ */
+export async function requestDemo(
+  baseUrl: string,
+  values: Partial<EnquiryValues> & { email: string },
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const form = await loadForm(baseUrl, headers, {}, DEMO_PAGE);
+  const answer = await fetch(`${baseUrl}${DEMO_PAGE}`, {
+    method: 'POST',
+    body: backdatedBody(form, { ...demoVisitor, ...values }),
+    headers: { origin: baseUrl },
+  });
+  return answer.text();
+}
+
+/**
+ * Books `start` with the booking form of the booking step `html`, as a plain POST; the redirect is
+ * not followed.
+ * @returns the answer: 303 to the booking page, with the booking cookie, when the form was valid
+ */
+export function bookTime(baseUrl: string, html: string, start: string): Promise<Response> {
+  const body = new FormData();
+  const entries: Array<[string, string]> = [...hiddenInputs(html), ['start', start]];
+  for (const [name, value] of entries) body.append(name, value);
+  return fetch(`${baseUrl}${DEMO_PAGE}`, {
+    method: 'POST',
+    body,
+    headers: { origin: baseUrl },
+    redirect: 'manual',
+  });
+}
+
+/**
+ * Posts the contact form, then books a time: {@link requestDemo} as `values.email`, then
+ * {@link bookTime} for the first time offered.
+ * @returns the booking step's HTML, the time booked (ISO instant), the booking's answer and its
+ * cookie (`name=value`)
+ * @throws when no time is offered or the booking is not answered with a redirect and a cookie
+ */
+export async function requestAndBook(
+  baseUrl: string,
+  values: Partial<EnquiryValues> & { email: string },
+): Promise<{ step: string; start: string; booked: Response; cookie: string }> {
+  const step = await requestDemo(baseUrl, values);
+  const [start] = offeredStarts(step);
+  if (!start) throw new Error(`No demo time offered to ${values.email}`);
+  const booked = await bookTime(baseUrl, step, start);
+  const cookie = booked.headers.get('set-cookie')?.split(';')[0];
+  if (booked.status !== 303 || !cookie)
+    throw new Error(`Booking ${start} for ${values.email} answered ${booked.status}`);
+  return { step, start, booked, cookie };
+}
 
 /** axe's WCAG A/AA violations on the page as it is, one line each (`<label> <rule>: <target>`). */
 export async function axeViolations(page: Page, label: string): Promise<string[]> {

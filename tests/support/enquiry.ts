@@ -18,9 +18,9 @@ import { createSmtpSender } from '@/server/delivery/email/transport';
 import { handle, type Registration } from '@/server/delivery/queue/job';
 import { createWorker, type WorkerOptions } from '@/server/delivery/queue/worker';
 import { createWebhookPoster } from '@/server/delivery/webhooks/sender';
+import { TEST_SECRET } from './form-token';
 
-/** The secret tests sign tokens with. */
-export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
+export { TEST_SECRET };
 export const LEADS_TO = 'leads@nirmaya.example';
 export const LEADS_FROM = 'Nirmaya website <no-reply@nirmaya.example>';
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '@test/smtp';
+import { TEST_SECRET } from '@test/form-token';
 
 /** Repository root (where `.next` and `node_modules` are). */
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -20,7 +21,10 @@ export type ProductionServer = {
 };
 
 export type StartOptions = {
-  /** Extra environment for the server (merged over this process's, LOG_LEVEL info by default). */
+  /**
+   * Extra environment for the server (merged over this process's, LOG_LEVEL info and
+   * `FORM_SECRET` {@link TEST_SECRET} by default, so a test can sign the server's form tokens).
+   */
   env?: Record<string, string | undefined>;
   /** Port to listen on (default: a free one). */
   port?: number;
@@ -51,6 +55,7 @@ export async function startProductionServer(options: StartOptions = {}): Promise
     env: {
       ...process.env,
       LOG_LEVEL: 'info',
+      FORM_SECRET: TEST_SECRET,
       PORT: String(port),
       HOSTNAME: '127.0.0.1',
       ...options.env,

@@ -4,9 +4,9 @@ import {
   renderShareImage,
   shareImageAlt,
   type ShareImageText,
-} from '@/server/platform/seo/share-image';
+} from '@/components/seo/share-image';
 
-export { size, contentType } from '@/server/platform/seo/share-image';
+export { size, contentType } from '@/components/seo/share-image';
 
 const text: ShareImageText = {
   eyebrow: site.product,

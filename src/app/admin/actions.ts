@@ -12,15 +12,15 @@ import {
 } from '@/server/features/console/action';
 import { SIGN_IN_PATH } from '@/server/features/console/auth';
 import {
-  acknowledgeDeliveries,
   cancelDemoAs,
   releaseEnquiries,
   rescheduleDemoAs,
-  retryDeliveries,
 } from '@/server/features/console/commands';
+import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
 import {
   addOperator,
   changeOperatorRole,
+  findOperator,
   removeOperator,
 } from '@/server/features/console/operators';
 import { consoleAuth } from '@/server/features/console/session';
@@ -31,7 +31,7 @@ import { bookingSettings } from '@/server/features/demos/rules';
 import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/features/privacy/requests';
 import { clientAddress } from '@/server/platform/http/client-address';
 import { nudgeQueueWorker } from '@/server/delivery/queue/runtime';
-import { erasePersonOf } from '@/server/features/privacy/operator';
+import { erasePersonOf } from '@/server/wiring/erasure';
 
 /**
  * The console's server actions, each through consoleAction (origin, session and role checked on
@@ -189,7 +189,7 @@ export const erasePersonAction = consoleAction(
 export const assignPrivacyAction = consoleAction(
   { role: 'admin', schema: z.object({ reference: text, assignee: text }) },
   async ({ reference, assignee }, { operator, db }) => {
-    const result = await assignPrivacyRequest(db, operator, reference, assignee);
+    const result = await assignPrivacyRequest(db, operator, reference, assignee, findOperator);
     return withNotice(privacyPath(reference), result === 'closed' ? 'already-closed' : result);
   },
 );

@@ -14,6 +14,7 @@ import { CtaButton } from '@/components/ui/cta';
 import {
   contactFields,
   demoRequestField,
+  fieldDefinition,
   formTokenField,
   honeypotField,
   overLimitFields,
@@ -30,6 +31,26 @@ import { catchFailedCall, type FailedCall } from './failed-call';
 import { FormField } from './form-field';
 
 const initialState: ContactFormState = { status: 'idle' };
+
+/** Whether `field` is half the form's width in the registry. */
+function isHalfWidth(field: ContactField): boolean {
+  const definition = fieldDefinition(field);
+  return definition.kind !== 'lines' && definition.width === 'half';
+}
+
+/**
+ * The form's rows, in the registry's order: two consecutive `half` fields share a row (side by
+ * side from the `sm` breakpoint), every other field takes a row of its own.
+ */
+const formRows: readonly (readonly ContactField[])[] = contactFields.reduce<ContactField[][]>(
+  (rows, field) => {
+    const last = rows.at(-1);
+    if (last?.length === 1 && isHalfWidth(last[0]!) && isHalfWidth(field)) last.push(field);
+    else rows.push([field]);
+    return rows;
+  },
+  [],
+);
 
 /** The proof-of-work widget, loaded in the browser only and only by this form (spam defence). */
 const AltchaProof = dynamic(() => import('./altcha-proof').then((module) => module.AltchaProof), {
@@ -167,16 +188,17 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
           <p id="contact-required-note" className="text-sm text-muted">
             Fields marked <span className="text-red-700">*</span> are required.
           </p>
-          <div className="grid gap-2 sm:grid-cols-2">
-            <FormField {...field('firstName')} required autoComplete="given-name" />
-            <FormField {...field('lastName')} required autoComplete="family-name" />
-          </div>
-          <div className="grid gap-2 sm:grid-cols-2">
-            <FormField {...field('email')} required type="email" autoComplete="email" />
-            <FormField {...field('organization')} required autoComplete="organization" />
-          </div>
-          <FormField {...field('subject')} required />
-          <FormField {...field('message')} multiline rows={6} />
+          {formRows.map((row) =>
+            row.length === 1 ? (
+              <FormField key={row[0]} {...field(row[0]!)} />
+            ) : (
+              <div key={row.join()} className="grid gap-2 sm:grid-cols-2">
+                {row.map((name) => (
+                  <FormField key={name} {...field(name)} />
+                ))}
+              </div>
+            ),
+          )}
 
           <input type="hidden" name={formTokenField} value={currentToken ?? ''} />
           {context?.demoRequested && <input type="hidden" name={demoRequestField} value="1" />}

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import {
   contactLabels,
   contactLimits,
+  fieldDefinition,
   fieldLength,
   inputMaxLength,
   type ContactField,
@@ -19,27 +20,27 @@ type FormFieldProps = {
   defaultValue: string;
   /** This field's error message, if any. */
   error?: string;
-  required?: boolean;
   /** Focus on load (the first invalid field after a submission without JavaScript). */
   autoFocus?: boolean;
   className?: string;
-} & (
-  | { multiline?: false; type?: 'text' | 'email'; autoComplete?: string }
-  | { multiline: true; rows: number }
-);
+};
 
 /** Share of a field's limit from which its live character count shows. */
 const COUNT_FROM = 0.8;
 
 /**
- * One labelled form control: visible label (required ones marked with *), `maxLength` as the
+ * One labelled form control, as the registry of src/lib/contact-fields.ts defines the field: an
+ * input (type `email` for the e-mail, with its `autocomplete` token) or a textarea for a multi-line
+ * field; visible label (required ones marked with *), `maxLength` as the
  * length rule allows (`inputMaxLength`), and its error linked by `aria-describedby` and flagged with
  * `aria-invalid`. From 80% of the field's limit a live count in characters by the one length rule
  * (`fieldLength`, src/lib/contact-fields.ts) shows, in red when over: `maxLength` counts UTF-16
  * units, so the browser cannot enforce a limit in code points by itself.
  */
 export function FormField(props: FormFieldProps) {
-  const { name, defaultValue, error, required = false, autoFocus, className } = props;
+  const { name, defaultValue, error, autoFocus, className } = props;
+  const definition = fieldDefinition(name);
+  const required = definition.required !== undefined;
   const [length, setLength] = useState(() => fieldLength(defaultValue));
   const id = `contact-${name}`;
   const errorId = `${id}-error`;
@@ -72,14 +73,18 @@ export function FormField(props: FormFieldProps) {
           <span className="ml-0.5 font-normal text-muted">(optional)</span>
         )}
       </label>
-      {props.multiline ? (
+      {definition.kind === 'lines' ? (
         <textarea
           {...shared}
-          rows={props.rows}
+          rows={definition.rows}
           className={clsx(controlClass, 'min-h-20 resize-y')}
         />
       ) : (
-        <input {...shared} type={props.type ?? 'text'} autoComplete={props.autoComplete} />
+        <input
+          {...shared}
+          type={definition.kind === 'email' ? 'email' : 'text'}
+          autoComplete={definition.autoComplete}
+        />
       )}
       {showCount && (
         <p

@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { PrivacyFormState } from '@/lib/privacy-request-schema';
 import { visitorFormAction } from '@/server/platform/http/form-post';
-import { confirmPrivacyLink, requestPrivacyLink } from '@/server/features/privacy/service';
+import { confirmPrivacyLink, requestPrivacyLink } from '@/server/wiring/privacy-requests';
 
 /**
  * The privacy-request form's server action (through `useActionState`, so it also works as a plain

@@ -1,7 +1,7 @@
 import { JsonLd } from '@/components/seo/json-ld';
 import { modules } from '@/content/modules';
 import { pageMetadata } from '@/lib/seo/metadata';
-import { moduleShareImage } from '@/server/platform/seo/share-image';
+import { moduleShareImage } from '@/components/seo/share-image';
 import { siteUrl } from '@/lib/seo/site-url';
 import { softwareApplicationJsonLd } from '@/lib/seo/structured-data';
 import { ProductPanel } from './product-panel';

@@ -10,8 +10,8 @@ import { createWebhookPoster } from '../delivery/webhooks/sender';
 import { consoleJobs } from '../features/console/jobs';
 import { contactJobs } from '../features/contact/jobs';
 import { demoJobs } from '../features/demos/jobs';
-import { bookingSettings, isBookingOn } from '../features/demos/rules';
 import { privacyJobs } from '../features/privacy/jobs';
+import { personalDataOf } from './personal-data';
 
 /**
  * Which job kinds this process runs, and with which handler: each feature registers its own
@@ -46,7 +46,7 @@ export function jobHandlers(database: Database, env: SiteEnv): Registration[] {
     log.info({ event: 'webhooks.enabled', endpoints: env.WEBHOOK_URLS.length });
   }
   const features: FeatureJobs<SiteEnv>[] = [
-    privacyJobs(isBookingOn(env) ? bookingSettings(env) : undefined),
+    privacyJobs(personalDataOf(env)),
     contactJobs,
     consoleJobs,
     demoJobs,

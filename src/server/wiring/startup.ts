@@ -8,7 +8,7 @@ import { startFeedRefresher, stopFeedRefresher } from '../features/demos/feeds';
 import { getSiteEnv, type SiteEnv } from './env';
 import { installPeerAddressHeader } from '../platform/http/peer-address';
 import { errorFacts, log } from '../platform/log';
-import { purgeExpired } from './lead-operations';
+import { purgeExpired } from './personal-data';
 import { forgetSentLinks } from '../features/privacy/link-job';
 import { forgetSentReplies } from '../features/privacy/reply';
 import { jobHandlers } from './jobs';

@@ -1,6 +1,6 @@
-import { pageShareText, renderShareImage, shareImageAlt } from '@/server/platform/seo/share-image';
+import { pageShareText, renderShareImage, shareImageAlt } from '@/components/seo/share-image';
 
-export { size, contentType } from '@/server/platform/seo/share-image';
+export { size, contentType } from '@/components/seo/share-image';
 
 const text = pageShareText('/accessibility');
 

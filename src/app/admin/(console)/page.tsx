@@ -11,7 +11,7 @@ import {
 } from '@/lib/console/inbox-filter';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
 import { describeDeliveries } from '@/server/features/contact/delivery-summary';
-import { countLeads, listLeads } from '@/server/wiring/lead-operations';
+import { countLeads, listLeads } from '@/server/features/console/inbox';
 import {
   buttonClass,
   Cell,

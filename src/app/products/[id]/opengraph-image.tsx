@@ -8,7 +8,7 @@ import {
   renderShareImage,
   shareImageAlt,
   size,
-} from '@/server/platform/seo/share-image';
+} from '@/components/seo/share-image';
 
 type Props = { params: Promise<{ id: string }> };
 

@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { jobs } from './schema';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
+import { until } from '@test/enquiry';
 import { claimNext, markRetry, markSent, releaseAllClaims, renewClaim } from './claims';
 import { enqueue } from './enqueue';
 import { defineJob, handle } from './job';
@@ -76,12 +77,13 @@ for (const backend of backends) {
         runs.push(payload.n);
         await sleep(2_500);
       });
-      // Lease 1 s, renewed every 333 ms; the job runs two and a half leases long.
+      // Lease 1 s, renewed every 333 ms; the job runs two and a half leases long. The second
+      // worker polls every 20 ms from the moment the first runs the job until the job is sent.
       const [a, b] = [0, 1].map(() => createWorker(db, [slow], { leaseMs: 1_000, pollMs: 20 }));
       a!.start();
-      await sleep(50);
+      await until(async () => runs.length === 1);
       b!.start();
-      await sleep(2_900);
+      await until(async () => (await db.select().from(jobs))[0]!.status === 'sent');
       await Promise.all([a!.stop(), b!.stop()]);
       expect(runs).toEqual([1]);
       expect(await db.select().from(jobs)).toMatchObject([{ status: 'sent', attempts: 1 }]);

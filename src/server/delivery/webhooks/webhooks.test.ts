@@ -11,7 +11,8 @@ import { leads } from '../../features/contact/schema';
 import { rateLimits } from '../../platform/rate-limit/schema';
 import { submitEnquiry } from '../../features/contact/submit';
 import { describeDeliveries } from '../../features/contact/delivery-summary';
-import { listLeads, retryFailedNotifications } from '../../wiring/lead-operations';
+import { listLeads } from '../../features/contact/inbox';
+import { retryFailedNotifications } from '../../wiring/delivery-retry';
 import type { QueueWorker } from '../queue/worker';
 import {
   backends,

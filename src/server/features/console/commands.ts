@@ -7,20 +7,15 @@ import { liveBooking } from '../demos/bookings';
 import type { BookingSettings, OperatorCancel } from '../demos/types';
 import { rescheduleDemo } from '../demos/commands/reschedule';
 import { cancelDemoOf } from '../demos/operator';
-import {
-  acknowledgeFailedNotifications,
-  exportLeadsCsv,
-  releaseSpam,
-  retryFailedNotifications,
-  type LeadFilter,
-  type ReleaseResult,
-} from '../../wiring/lead-operations';
+import { releaseSpam, type ReleaseResult } from '../contact/quarantine';
+import { exportLeadsCsv, type LeadFilter } from './inbox';
 import { appendAudit, type Actor } from '../../platform/audit';
 
 /**
  * The operator's acts on enquiries and demos, each written to the audit log as `actor` did it:
  * the console (as the signed-in operator) and the `leads` CLI (as `cli`) both call these, so
- * neither has its own copy of release, retry, export or the audit.
+ * neither has its own copy of release, export or the audit (retry and acknowledge, which reach
+ * every feature's deliveries, are in src/server/wiring/delivery-retry.ts).
  */
 
 /** Releases the quarantined enquiries `references`; returns each one's result. */
@@ -37,36 +32,6 @@ export async function releaseEnquiries(
     if (result === 'released') await appendAudit(db, actor, 'release', reference);
   }
   return results;
-}
-
-/** Re-queues failed deliveries (all, or one enquiry's); null when no enquiry has `reference`. */
-export async function retryDeliveries(
-  db: Db,
-  actor: Actor,
-  reference?: string,
-): Promise<number | null> {
-  const count = await retryFailedNotifications(db, reference);
-  if (count !== null)
-    await appendAudit(
-      db,
-      actor,
-      'retry',
-      reference?.trim().toUpperCase() ?? 'all',
-      `${count} job(s)`,
-    );
-  return count;
-}
-
-/** Acknowledges an enquiry's failed deliveries; null when no enquiry has `reference`. */
-export async function acknowledgeDeliveries(
-  db: Db,
-  actor: Actor,
-  reference: string,
-): Promise<number | null> {
-  const count = await acknowledgeFailedNotifications(db, reference);
-  if (count !== null)
-    await appendAudit(db, actor, 'acknowledge', reference.trim().toUpperCase(), `${count} job(s)`);
-  return count;
 }
 
 /** Enquiries as CSV (see exportLeadsCsv), with an audit row saying which. */

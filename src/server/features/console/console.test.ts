@@ -14,17 +14,11 @@ import { bookDemo } from '../demos/commands/book';
 import { addDemoLead } from '@test/demo-lead';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { deps, formData, request, TEST_SECRET } from '@test/enquiry';
-import { countLeads, listLeads } from '../../wiring/lead-operations';
+import { countLeads, listLeads } from './inbox';
+import { acknowledgeDeliveries, retryDeliveries } from '../../wiring/delivery-retry';
 import { authFor, type ConsoleAuth } from './auth';
 import { CLI_ACTOR, listAudit, type Actor } from '../../platform/audit';
-import {
-  acknowledgeDeliveries,
-  cancelDemoAs,
-  exportEnquiries,
-  releaseEnquiries,
-  rescheduleDemoAs,
-  retryDeliveries,
-} from './commands';
+import { cancelDemoAs, exportEnquiries, releaseEnquiries, rescheduleDemoAs } from './commands';
 import { addOperator, changeOperatorRole, ensureAdmins, removeOperator } from './operators';
 import { requestSignIn } from './sign-in';
 import { unreviewedSpamCount, viewEnquiry } from './views';

@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, asc, count, desc, eq, gt, isNull, lte } from 'drizzle-orm';
+import { visitorName } from '@/lib/contact-fields';
 import type { Db } from '../../platform/db';
 import { demoBookings, type DemoBookingStatus } from '../demos/schema';
 import { jobs, type JobStatus } from '../../delivery/queue/schema';
@@ -133,6 +134,6 @@ export async function listDemos(
   return rows.map(({ firstName, lastName, heldUntil, ...row }) => ({
     ...row,
     status: row.status === 'held' && heldUntil && heldUntil <= now ? 'expired' : row.status,
-    visitor: `${firstName} ${lastName}`.trim(),
+    visitor: visitorName({ firstName, lastName }).trim(),
   }));
 }

@@ -11,7 +11,8 @@ import {
 import { jobs as jobTable } from '../../delivery/queue/schema';
 import { leads } from './schema';
 import { rateLimits } from '../../platform/rate-limit/schema';
-import { deleteLeadsByEmail, releaseSpam } from '../../wiring/lead-operations';
+import { eraseEnquiriesFrom } from './personal-data';
+import { releaseSpam } from './quarantine';
 import { log } from '../../platform/log';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
@@ -606,12 +607,8 @@ for (const backend of backends) {
       await submitEnquiry(formData(), request(), deps(database.db));
       const [lead] = await database.db.select().from(leads);
       expect(await jobs()).toMatchObject([{ owner: lead!.id }]);
-      expect(await deleteLeadsByEmail(database.db, lead!.email)).toEqual({
-        outcome: 'erased',
-        leads: 1,
-        jobs: 1,
-        cancelled: 0,
-      });
+      const erased = await database.db.transaction((tx) => eraseEnquiriesFrom(tx, lead!.email));
+      expect({ enquiries: erased.enquiries, jobs: erased.jobs }).toEqual({ enquiries: 1, jobs: 1 });
       expect(await jobs()).toHaveLength(0);
     });
 

@@ -7,7 +7,7 @@ import type { Db } from '../../platform/db';
 import { leads } from './schema';
 import { enqueueDeliveries, type DeliveryTargets } from './deliveries';
 import { consumeRateLimit, countInWindow, type RateLimit } from '../../platform/rate-limit';
-import { newReference } from './reference';
+import { newReference } from '../../platform/reference';
 import { liftSuppression } from '../../platform/people/suppression';
 
 /**

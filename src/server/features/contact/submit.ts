@@ -22,7 +22,7 @@ import { countEnquiry } from '../../platform/metrics';
 import { proofField } from '@/lib/proof-of-work';
 import { checkProof } from './altcha';
 import type { RateLimit } from '../../platform/rate-limit';
-import { newReference } from './reference';
+import { newReference } from '../../platform/reference';
 import { storeEnquiry } from './store';
 import { issueFormToken, TOKEN_MIN_AGE_MS, verifyFormToken, type TokenCheck } from './token';
 

@@ -21,7 +21,12 @@ export type TokenCheck =
   | { ok: true; nonce: string; ageMs: number }
   | { ok: false; reason: 'missing' | 'tampered' | 'too-fast' | 'expired' };
 
-const formToken = defineSignedToken({
+/**
+ * The form token's definition: the server issues and checks tokens only through the functions
+ * below; tests against a running server sign backdated tokens with it, knowing its `FORM_SECRET`
+ * (the issue time is inside the signed token, so no clock of the server is ever overridden).
+ */
+export const formToken = defineSignedToken({
   purpose: 'form-token',
   version: 'v1',
   fields: [ISSUED_AT, 'nonce'],

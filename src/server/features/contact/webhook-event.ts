@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ContactField } from '@/lib/contact-fields';
+import { contactValuesOf, type ContactField } from '@/lib/contact-fields';
 import type { leads } from './schema';
 
 /** The stored lead a webhook event is built from. */
@@ -29,7 +29,8 @@ export type EnquiryCreatedEvent = {
 };
 
 /**
- * Builds the `enquiry.created` v1 event of a lead: reference, received time, the form's fields,
+ * Builds the `enquiry.created` v1 event of a lead: reference, received time, the form's fields
+ * (every field of src/lib/contact-fields.ts, in its order),
  * whether it was a demo request and the page it came from. Never the client address or its hash.
  */
 export function buildEnquiryEvent(lead: LeadForWebhook): EnquiryCreatedEvent {
@@ -43,14 +44,7 @@ export function buildEnquiryEvent(lead: LeadForWebhook): EnquiryCreatedEvent {
       receivedAt,
       demoRequested: lead.demoRequested,
       sourcePage: lead.sourcePage,
-      fields: {
-        firstName: lead.firstName,
-        lastName: lead.lastName,
-        email: lead.email,
-        organization: lead.organization,
-        subject: lead.subject,
-        message: lead.message,
-      },
+      fields: contactValuesOf(lead),
     },
   };
 }

@@ -1,6 +1,7 @@
 import 'server-only';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
+import { leads } from '../contact/schema';
 import { demoBookings } from './schema';
 import { liveAt } from './holds';
 import type { DemoBooking } from './types';
@@ -45,3 +46,12 @@ export function isChangeable(booking: DemoBooking, now: number): boolean {
 
 /** Whether two host e-mails name the same host (e-mails compare without case). */
 export const sameHost = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * A condition on `leads` (for the inbox's filter, contact/inbox.ts): the enquiry has (`true`) or has
+ * not (`false`) a demo booking, live or cancelled.
+ */
+export function hasDemoBooking(has: boolean): SQL {
+  const demo = sql`exists (select 1 from ${demoBookings} d where d.lead_id = ${leads}.id)`;
+  return has ? demo : sql`not ${demo}`;
+}

@@ -8,11 +8,13 @@ import { demoBookings } from './schema';
 import { jobs } from '../../delivery/queue/schema';
 import { leads } from '../contact/schema';
 import { createSmtpSender } from '../../delivery/email/transport';
-import { deleteLeadsByEmail } from '../../wiring/lead-operations';
+import { CLI_ACTOR } from '../../platform/audit';
+import { eraseAddress } from '../privacy/erase';
+import { personalData } from '../../wiring/personal-data';
 import { log } from '../../platform/log';
 import { handle } from '../../delivery/queue/job';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
-import { LEADS_FROM, LEADS_TO, fastRetry, testWorker, until } from '@test/enquiry';
+import { LEADS_FROM, LEADS_TO, TEST_SECRET, fastRetry, testWorker, until } from '@test/enquiry';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
 import { bookDemo } from './commands/book';
 import { demoMailJob, sendDemoMail } from './mails/mail-jobs';
@@ -85,6 +87,19 @@ for (const backend of backends) {
         return { id, email };
       }
 
+      /** Erases `email` as the site does, booking on: every registration, demos first. */
+      const erase = (email: string, options: Parameters<typeof eraseAddress>[3]) =>
+        eraseAddress(
+          database.db,
+          {
+            secret: TEST_SECRET,
+            webhookUrls: [],
+            holders: personalData({ settings, webhookUrls: [] }),
+          },
+          { email, kind: 'erase', actor: CLI_ACTOR },
+          options,
+        );
+
       async function book(leadId: string, at: number): Promise<DemoBooking> {
         const result = await bookDemo(database.db, settings, leadId, at, now);
         expect(result.outcome).toBe('booked');
@@ -150,12 +165,7 @@ for (const backend of backends) {
         const before = smtp.received.length;
 
         // No worker runs: the cancellation cannot leave, so nothing is erased yet.
-        const waiting = await deleteLeadsByEmail(database.db, 'ERASE@hospital.example', {
-          settings,
-          now,
-          waitMs: 200,
-          pollMs: 50,
-        });
+        const waiting = await erase('ERASE@hospital.example', { now, waitMs: 200, pollMs: 50 });
         expect(waiting).toEqual({ outcome: 'cancellations-unsent', cancelled: 1, unsent: 2 });
         const [cancelled] = await database.db
           .select()
@@ -168,12 +178,8 @@ for (const backend of backends) {
         const running = worker(() => now);
         running.start();
         try {
-          const erased = await deleteLeadsByEmail(database.db, lead.email, {
-            settings,
-            now,
-            pollMs: 50,
-          });
-          expect(erased).toMatchObject({ outcome: 'erased', leads: 1, cancelled: 0 });
+          const erased = await erase(lead.email, { now, pollMs: 50 });
+          expect(erased).toMatchObject({ outcome: 'erased', enquiries: 1, cancelled: 0 });
         } finally {
           await running.stop();
         }

@@ -1,18 +1,15 @@
 import 'server-only';
-import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { demoBookings } from './schema';
-import { jobs } from '../../delivery/queue/schema';
 import { leads } from '../contact/schema';
 import { liveBooking } from './bookings';
 import { cancelDemo } from './commands/cancel';
-import { demoMailJob } from './mails/mail-jobs';
-import { demoWebhookJob } from './webhook-events';
 import type { BookingSettings, OperatorCancel, UpcomingDemo } from './types';
 
 /**
- * The operator's demo operations, for the `leads` CLI (`leads demos`, `leads cancel`, and the
- * cancellation that comes before an erasure, src/server/privacy/erase.ts).
+ * The operator's demo operations, for the `leads` CLI (`leads demos`, `leads cancel`; the
+ * cancellation that comes before an erasure is in personal-data.ts).
  */
 
 /** Live demos that have not started at `now` (ms), soonest first, for `leads demos`. */
@@ -58,55 +55,4 @@ export async function cancelDemoOf(
   return result?.outcome === 'cancelled'
     ? { outcome: 'cancelled', booking: result.booking, visitorEmail: lead.email }
     : { outcome: 'no-live-demo' };
-}
-
-/**
- * Cancels the upcoming live demo of each of the enquiries `leadIds` at `now` (ms) exactly as the
- * visitor's cancel does (cancelDemo: `METHOD:CANCEL` to the visitor and the host, the
- * `demo.cancelled` event); returns how many were cancelled.
- * @throws on database errors (the demos cancelled before the error stay cancelled).
- */
-export async function cancelDemosOf(
-  db: Db,
-  settings: BookingSettings,
-  leadIds: readonly string[],
-  now: number = Date.now(),
-): Promise<number> {
-  let cancelled = 0;
-  for (const leadId of leadIds) {
-    const booking = await liveBooking(db, leadId);
-    if (!booking) continue;
-    const result = await cancelDemo(db, settings, booking.id, now);
-    if (result.outcome === 'cancelled') cancelled += 1;
-  }
-  return cancelled;
-}
-
-/**
- * How many cancellations of the demos of the enquiries `leadIds` are still to be delivered: their
- * cancellation e-mails and `demo.cancelled` events, queued or being sent (a delivery that failed
- * for good counts as done: the alarm reports it).
- */
-export async function unsentCancellations(db: Db, leadIds: readonly string[]): Promise<number> {
-  if (leadIds.length === 0) return 0;
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(jobs)
-    .where(
-      and(
-        inArray(jobs.owner, [...leadIds]),
-        inArray(jobs.status, ['pending', 'sending']),
-        or(
-          and(
-            eq(jobs.kind, demoMailJob.name),
-            inArray(sql`${jobs.payload}->>'mail'`, ['visitor-cancel', 'host-cancel']),
-          ),
-          and(
-            eq(jobs.kind, demoWebhookJob.name),
-            eq(sql`${jobs.payload}->'event'->>'type'`, 'demo.cancelled'),
-          ),
-        ),
-      ),
-    );
-  return Number(row?.count ?? 0);
 }

@@ -13,6 +13,7 @@ import { log } from '../../platform/log';
 import { enqueue } from '../../delivery/queue/enqueue';
 import { consumeRateLimit, type RateLimit } from '../../platform/rate-limit';
 import { holdsDataFor } from './copy';
+import type { PersonalDataHolder } from './personal-data';
 import { issuePrivacyLink } from './link-token';
 import { linkOwner, privacyLinkJob } from './link-job';
 
@@ -24,6 +25,8 @@ export type AskDeps = {
   rateLimit: RateLimit;
   /** Origins accepted besides the request's own host (`SITE_URL`'s). */
   allowedOrigins: readonly string[];
+  /** Who holds personal data: a link goes only to an address something is held for. */
+  holders: readonly PersonalDataHolder[];
   /** Called after a link is queued, to wake the queue worker. */
   onQueued?: () => void;
   now?: () => Date;
@@ -35,8 +38,8 @@ const RATE_LIMIT_PREFIX = 'privacy:';
 /**
  * Handles one post of the privacy-request form: same-site check, the schema (errors with what was
  * typed), the client's rate limit, then, in one transaction with the count, the link e-mail
- * (`privacy.link`) queued when the site holds data for the address (any enquiry from it, in any
- * case) or the request is a grievance (DPDP Act s.13: anyone may complain). Every valid request
+ * (`privacy.link`) queued when the site holds data for the address (`deps.holders`: any enquiry
+ * from it, in any case) or the request is a grievance (DPDP Act s.13: anyone may complain). Every valid request
  * gets the same answer, so the page never tells whether an address is known. Never throws but on
  * database errors, answered `unavailable`.
  */
@@ -66,7 +69,8 @@ export async function askForPrivacyLink(
   const queued = await deps.db.transaction(async (tx) => {
     if (!(await consumeRateLimit(tx, key, deps.rateLimit, now))) return 'rate-limited' as const;
     const { kind, email } = parsed.data;
-    if (kind !== 'grievance' && !(await holdsDataFor(tx, email))) return 'unknown' as const;
+    if (kind !== 'grievance' && !(await holdsDataFor(tx, deps.holders, email)))
+      return 'unknown' as const;
     const { token, nonce } = issuePrivacyLink(parsed.data, deps.secret, now.getTime());
     await enqueue(
       tx,

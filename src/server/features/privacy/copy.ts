@@ -1,39 +1,16 @@
 import 'server-only';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
-import { demoBookings } from '../demos/schema';
 import { jobs } from '../../delivery/queue/schema';
-import { leads } from '../contact/schema';
-import { leadsFrom } from '../../wiring/lead-operations';
+import { addCounts, type HeldCounts, type PersonalDataHolder } from './personal-data';
 
 /**
  * Everything the site holds for one address (DPDP Act s.11: a summary of the personal data
- * processed and the identities of those it was shared with): its enquiries with their fields,
- * its demo bookings, the deliveries of both (queued jobs: kind, state, times) and where they went.
+ * processed and the identities of those it was shared with): each holder's sections (enquiries
+ * with their fields, demo bookings, …), the deliveries of those records (queued jobs: kind, state,
+ * times) and where they went.
  */
-export type PersonData = {
-  enquiries: {
-    reference: string;
-    receivedAt: string;
-    firstName: string;
-    lastName: string;
-    email: string;
-    organization: string;
-    subject: string;
-    message: string;
-    sourcePage: string | null;
-    demoRequested: boolean;
-    noticeVersion: string | null;
-    verdict: string;
-  }[];
-  demos: {
-    reference: string;
-    host: string;
-    start: string;
-    end: string;
-    status: string;
-    bookedAt: string;
-  }[];
+export type PersonData = Record<string, readonly unknown[]> & {
   deliveries: {
     reference: string;
     kind: string;
@@ -45,67 +22,31 @@ export type PersonData = {
   sharedWith: string[];
 };
 
-/** Where the site delivers enquiries: `LEADS_TO` and `WEBHOOK_URLS`. */
-export type Destinations = { leadsTo?: string; webhookUrls: readonly string[] };
-
 /**
- * Collects PersonData for `email` (compared case-insensitively): every enquiry (quarantined ones
- * too), its demos and jobs, and the destinations: the sales inbox and each webhook endpoint's host
- * when the address has an enquiry delivered as a lead, and each demo's host.
+ * Collects PersonData for `email` (compared case-insensitively) from `holders`, and what it counts.
+ * `holders` are in erasure order (what hangs on a record before it); the copy reads them the other
+ * way, each record before what hangs on it: the enquiries, then their demos.
  */
 export async function collectPersonData(
   db: Db,
+  holders: readonly PersonalDataHolder[],
   email: string,
-  destinations: Destinations,
-): Promise<PersonData> {
-  const rows = await db
-    .select()
-    .from(leads)
-    .where(eq(sql`lower(${leads.email})`, email.trim().toLowerCase()))
-    .orderBy(asc(leads.createdAt));
-  const ids = rows.map((row) => row.id);
-  const referenceOf = new Map(rows.map((row) => [row.id, row.reference]));
-  const demos =
-    ids.length === 0
+): Promise<{ data: PersonData; counts: HeldCounts }> {
+  const parts = [];
+  for (const holder of [...holders].reverse())
+    if (holder.copy) parts.push(await holder.copy(db, email));
+  const owners = parts.flatMap((part) => part.deliveryOwners);
+  const referenceOf = new Map(owners.map(({ owner, reference }) => [owner, reference]));
+  const deliveries =
+    owners.length === 0
       ? []
       : await db
           .select()
-          .from(demoBookings)
-          .where(inArray(demoBookings.leadId, ids))
-          .orderBy(asc(demoBookings.startsAt));
-  const deliveries =
-    ids.length === 0
-      ? []
-      : await db.select().from(jobs).where(inArray(jobs.owner, ids)).orderBy(asc(jobs.createdAt));
-  const delivered = rows.some((row) => row.verdict === 'lead');
-  const sharedWith = [
-    ...(delivered && destinations.leadsTo ? [destinations.leadsTo] : []),
-    ...(delivered ? destinations.webhookUrls.map((url) => new URL(url).host) : []),
-    ...demos.map((demo) => demo.hostEmail),
-  ];
-  return {
-    enquiries: rows.map((row) => ({
-      reference: row.reference,
-      receivedAt: row.createdAt.toISOString(),
-      firstName: row.firstName,
-      lastName: row.lastName,
-      email: row.email,
-      organization: row.organization,
-      subject: row.subject,
-      message: row.message,
-      sourcePage: row.sourcePage,
-      demoRequested: row.demoRequested,
-      noticeVersion: row.noticeVersion,
-      verdict: row.verdict,
-    })),
-    demos: demos.map((demo) => ({
-      reference: referenceOf.get(demo.leadId) ?? '',
-      host: demo.hostEmail,
-      start: demo.startsAt.toISOString(),
-      end: demo.endsAt.toISOString(),
-      status: demo.status,
-      bookedAt: demo.createdAt.toISOString(),
-    })),
+          .from(jobs)
+          .where(inArray(jobs.owner, [...referenceOf.keys()]))
+          .orderBy(asc(jobs.createdAt));
+  const data: PersonData = {
+    ...Object.assign({}, ...parts.map((part) => part.sections)),
     deliveries: deliveries.map((job) => ({
       reference: referenceOf.get(job.owner ?? '') ?? '',
       kind: job.kind,
@@ -113,11 +54,28 @@ export async function collectPersonData(
       queuedAt: job.createdAt.toISOString(),
       finishedAt: job.finishedAt?.toISOString() ?? null,
     })),
-    sharedWith: [...new Set(sharedWith)],
+    sharedWith: [...new Set(parts.flatMap((part) => part.sharedWith))],
   };
+  return { data, counts: addCounts(parts.map((part) => part.counts)) };
 }
 
-/** Whether the site holds any enquiry (quarantined ones too) from `email`, in any case. */
-export async function holdsDataFor(db: Db, email: string): Promise<boolean> {
-  return (await leadsFrom(db, email)).length > 0;
+/** What `holders` hold for `email` now, counted. */
+export async function countHeld(
+  db: Db,
+  holders: readonly PersonalDataHolder[],
+  email: string,
+): Promise<HeldCounts> {
+  const parts = [];
+  for (const holder of holders) if (holder.count) parts.push(await holder.count(db, email));
+  return addCounts(parts);
+}
+
+/** Whether `holders` hold anything for `email` (in any case): an enquiry, quarantined ones too. */
+export async function holdsDataFor(
+  db: Db,
+  holders: readonly PersonalDataHolder[],
+  email: string,
+): Promise<boolean> {
+  const counts = await countHeld(db, holders, email);
+  return Object.values(counts).some((n) => n > 0);
 }

@@ -1,27 +1,26 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { count, ilike, inArray, or, sql } from 'drizzle-orm';
+import { ilike, or, sql } from 'drizzle-orm';
 import { containsPattern } from '@/lib/like-pattern';
 import type { Db } from '../../platform/db';
 import { auditLog } from '../../platform/audit/schema';
-import { demoBookings } from '../demos/schema';
 import { appendAudit, type Actor } from '../../platform/audit';
-import type { BookingSettings } from '../demos/types';
-import { deleteLeadsByEmail, leadsFrom } from '../../wiring/lead-operations';
-import { newReference } from '../contact/reference';
+import { newReference } from '../../platform/reference';
 import { addressHash } from '../../platform/people/address-hash';
-import { closeRequest, counted, openRequest, type PrivacyRequest } from './records';
 import { suppress } from '../../platform/people/suppression';
+import { countHeld } from './copy';
+import { addCounts, type HeldCounts, type PersonalDataHolder } from './personal-data';
+import { closeRequest, counted, openRequest, type PrivacyRequest } from './records';
 import { enqueueLeadErased } from './webhook';
 
 /** What an erasure needs from the configuration. */
 export type ErasureDeps = {
   /** The site secret, for the keyed hash of the address. */
   secret: string;
-  /** `WEBHOOK_URLS`: each gets a `lead.erased` event per erased enquiry. */
+  /** `WEBHOOK_URLS`: each gets a `lead.erased` event per erased enquiry they were sent. */
   webhookUrls: readonly string[];
-  /** Booking settings when booking is on: live demos are cancelled first with them. */
-  settings?: BookingSettings;
+  /** Who holds the person's data, in erasure order (src/server/wiring/personal-data.ts). */
+  holders: readonly PersonalDataHolder[];
 };
 
 /** Whose data an erasure removes, and on whose behalf. */
@@ -37,14 +36,15 @@ export type ErasureSubject = {
 
 /** What eraseAddress did. */
 export type ErasureResult =
-  | { outcome: 'erased'; reference: string; enquiries: number; demos: number; cancelled: number }
+  | ({ outcome: 'erased'; reference: string; cancelled: number } & HeldCounts)
   /** Cancellations of live demos not delivered yet: nothing erased, try again later. */
   | { outcome: 'cancellations-unsent'; cancelled: number; unsent: number };
 
 /** How long to wait for the cancellations, and what to do just before erasing. */
 export type ErasureOptions = {
-  /** How long to wait for the demo cancellations to be delivered (ms; 0: do not wait). */
+  /** How long to wait for the demo cancellations to be delivered (ms; default 60 s, 0: look once). */
   waitMs?: number;
+  /** How often to look meanwhile (ms, default 500). */
   pollMs?: number;
   /** The time of the erasure (ms; default now). */
   now?: number;
@@ -52,17 +52,19 @@ export type ErasureOptions = {
    * Called with the counts once the cancellations are delivered, before anything is erased or
    * suppressed: the confirmation e-mail to the person goes here. When it throws, nothing is erased.
    */
-  notify?: (facts: { reference: string; enquiries: number; demos: number }) => Promise<void>;
+  notify?: (facts: { reference: string } & HeldCounts) => Promise<void>;
 };
 
 /**
  * Erases everything held for `subject.email` (DPDP Act s.12 erasure, s.6(4) withdrawal; compared
- * case-insensitively): each live demo is cancelled first with the visitor's cancel (METHOD:CANCEL
- * to the host, `demo.cancelled`), and nothing is erased until those cancellations are delivered
- * (deleteLeadsByEmail). Then, in ONE transaction: a `lead.erased` event per enquiry to each webhook
- * endpoint, the address's keyed hash put on the suppression list, the address scrubbed from the
- * audit log, the enquiries (with their demos and pending jobs) deleted, the request closed as a
- * tombstone (recorded first for an operator's erasure) and the outcome audited.
+ * case-insensitively), holder by holder in `deps.holders`' order. First each holder prepares (the
+ * demos: each live demo is cancelled with the visitor's cancel, METHOD:CANCEL to the host and
+ * `demo.cancelled`), and nothing is erased until those cancellations are delivered (waiting up to
+ * `options.waitMs`). Then, in ONE transaction: each holder erases its part (demo bookings, then the
+ * enquiries with their pending jobs), a `lead.erased` event goes per erased enquiry the receivers
+ * got to each webhook endpoint, the address's keyed hash is put on the suppression list, the
+ * address is scrubbed from the audit log, the request is closed as a tombstone (recorded first
+ * for an operator's erasure) and the outcome audited.
  * @throws on database errors, and what `options.notify` throws (nothing is then erased).
  */
 export async function eraseAddress(
@@ -72,65 +74,53 @@ export async function eraseAddress(
   options: ErasureOptions = {},
 ): Promise<ErasureResult> {
   const now = new Date(options.now ?? Date.now());
-  const emailHash = addressHash(subject.email, deps.secret);
+  const { email } = subject;
+  const emailHash = addressHash(email, deps.secret);
   const reference = subject.request?.reference ?? newReference('PR');
-  let result: { reference: string; enquiries: number; demos: number } | undefined;
-  const erased = await deleteLeadsByEmail(db, subject.email, {
-    settings: deps.settings,
-    waitMs: options.waitMs,
-    pollMs: options.pollMs,
+  const timing = {
     now: now.getTime(),
-    beforeErasing: async () => {
-      if (!options.notify) return;
-      const leadIds = (await leadsFrom(db, subject.email)).map((lead) => lead.id);
-      await options.notify({
+    waitMs: options.waitMs ?? 60_000,
+    pollMs: options.pollMs ?? 500,
+  };
+  let cancelled = 0;
+  let unsent = 0;
+  for (const holder of deps.holders) {
+    const prepared = await holder.prepare?.(db, email, timing);
+    cancelled += prepared?.cancelled ?? 0;
+    unsent += prepared?.unsent ?? 0;
+  }
+  if (unsent > 0) return { outcome: 'cancellations-unsent', cancelled, unsent };
+  if (options.notify)
+    await options.notify({ reference, ...(await countHeld(db, deps.holders, email)) });
+  return db.transaction(async (tx): Promise<ErasureResult> => {
+    const parts = [];
+    for (const holder of deps.holders)
+      if (holder.erase) parts.push(await holder.erase(tx, email, now));
+    const counts = addCounts(parts.map((part) => part.counts));
+    const request =
+      subject.request ??
+      (await openRequest(tx, {
+        kind: subject.kind,
+        email: email.trim(),
+        emailHash,
+        details: '',
+        linkNonce: `operator:${randomUUID()}`,
+        requestedAt: now,
+        verifiedAt: now,
         reference,
-        enquiries: leadIds.length,
-        demos: await demosOf(db, leadIds),
-      });
-    },
-    within: async (tx, erasing) => {
-      const ids = erasing.map((lead) => lead.id);
-      const demos = await demosOf(tx, ids);
-      const request =
-        subject.request ??
-        (await openRequest(tx, {
-          kind: subject.kind,
-          email: subject.email.trim(),
-          emailHash,
-          details: '',
-          linkNonce: `operator:${randomUUID()}`,
-          requestedAt: now,
-          verifiedAt: now,
-          reference,
-        }));
-      if (!request) throw new Error('The privacy request could not be recorded.');
-      // Receivers only ever got delivered enquiries: quarantined spam is erased without an event.
-      for (const lead of erasing.filter((each) => each.delivered))
-        await enqueueLeadErased(tx, lead.reference, deps.webhookUrls, request.id, now);
-      await suppress(tx, emailHash, subject.kind, now);
-      await scrubAudit(tx, subject.email);
-      if (!subject.request)
-        await appendAudit(tx, subject.actor, 'privacy-request', request.reference, subject.kind);
-      const outcome = `erased ${counted(erasing.length, 'enquiry', 'enquiries')}, ${counted(demos, 'demo')}`;
-      await closeRequest(tx, request.id, outcome, now);
-      await appendAudit(tx, subject.actor, 'privacy-outcome', request.reference, outcome);
-      result = { reference: request.reference, enquiries: erasing.length, demos };
-    },
+      }));
+    if (!request) throw new Error('The privacy request could not be recorded.');
+    for (const shared of parts.flatMap((part) => part.sharedReferences))
+      await enqueueLeadErased(tx, shared, deps.webhookUrls, request.id, now);
+    await suppress(tx, emailHash, subject.kind, now);
+    await scrubAudit(tx, email);
+    if (!subject.request)
+      await appendAudit(tx, subject.actor, 'privacy-request', request.reference, subject.kind);
+    const outcome = `erased ${counted(counts.enquiries, 'enquiry', 'enquiries')}, ${counted(counts.demos, 'demo')}`;
+    await closeRequest(tx, request.id, outcome, now);
+    await appendAudit(tx, subject.actor, 'privacy-outcome', request.reference, outcome);
+    return { outcome: 'erased', reference: request.reference, cancelled, ...counts };
   });
-  if (erased.outcome === 'cancellations-unsent') return erased;
-  if (!result) throw new Error('The erasure did not run.');
-  return { outcome: 'erased', ...result, cancelled: erased.cancelled };
-}
-
-/** How many demo bookings (live or cancelled) the enquiries `leadIds` have. */
-async function demosOf(db: Db, leadIds: readonly string[]): Promise<number> {
-  if (leadIds.length === 0) return 0;
-  const [row] = await db
-    .select({ n: count() })
-    .from(demoBookings)
-    .where(inArray(demoBookings.leadId, [...leadIds]));
-  return row?.n ?? 0;
 }
 
 /**

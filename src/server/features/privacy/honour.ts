@@ -5,7 +5,7 @@ import { appendAudit } from '../../platform/audit';
 import type { SendMail } from '../../delivery/email/transport';
 import { JobFailure } from '../../delivery/queue/failure';
 import type { JobHandler } from '../../delivery/queue/job';
-import { collectPersonData, type Destinations } from './copy';
+import { collectPersonData } from './copy';
 import { eraseAddress, type ErasureDeps } from './erase';
 import type { honourJob } from './honour-job';
 import {
@@ -16,13 +16,12 @@ import {
 } from './mails';
 import { closeRequest, counted, findRequest } from './records';
 
-/** What honouring requests needs: the erasure's settings, the destinations, the sender. */
+/** What honouring requests needs: the erasure's settings (with who holds data), the sender. */
 export type HonourDeps = Omit<ErasureDeps, 'secret'> & {
   db: Db;
   secret: () => Promise<string>;
   send: SendMail;
   from: PrivacyMailFrom;
-  destinations: Destinations;
   /** How long to wait before trying again while demo cancellations are unsent (ms). */
   retryAfterMs?: number;
 };
@@ -50,9 +49,9 @@ export function honourPrivacyRequest(
     const email = request.email;
     switch (request.kind) {
       case 'copy': {
-        const data = await collectPersonData(db, email, deps.destinations);
-        await send(buildCopyMail(email, request.reference, data, from));
-        const outcome = `copy sent: ${counted(data.enquiries.length, 'enquiry', 'enquiries')}, ${counted(data.demos.length, 'demo')}`;
+        const { data, counts } = await collectPersonData(db, deps.holders, email);
+        await send(buildCopyMail(email, request.reference, data, counts, from));
+        const outcome = `copy sent: ${counted(counts.enquiries, 'enquiry', 'enquiries')}, ${counted(counts.demos, 'demo')}`;
         await db.transaction(async (tx) => {
           await closeRequest(tx, request.id, outcome, new Date());
           await appendAudit(tx, 'visitor', 'privacy-outcome', request.reference, outcome);
@@ -64,7 +63,7 @@ export function honourPrivacyRequest(
         const kind = request.kind;
         const result = await eraseAddress(
           db,
-          { ...deps, secret: await deps.secret() },
+          { webhookUrls: deps.webhookUrls, holders: deps.holders, secret: await deps.secret() },
           { email, kind, request, actor: 'visitor' },
           {
             waitMs: 0,

@@ -11,12 +11,12 @@ import { leadErasedWebhookJob, postLeadErased } from './webhook';
 
 /**
  * The privacy requests' job kinds: with e-mail, the links (`privacy.link`), their honouring
- * (`privacy.honour`: copies, erasures, acknowledgements; a demo's cancellation with booking
- * `settings`) and an admin's answer (`privacy.reply`, Reply-To the Grievance Officer of the
+ * (`privacy.honour`: copies, erasures, acknowledgements, through the features' registrations
+ * of personal data, `holders`) and an admin's answer (`privacy.reply`, Reply-To the Grievance Officer of the
  * privacy notice); with webhooks, the `lead.erased` event (`privacy.webhook`).
  */
 export const privacyJobs =
-  (settings: Parameters<typeof honourPrivacyRequest>[0]['settings']): FeatureJobs =>
+  (holders: Parameters<typeof honourPrivacyRequest>[0]['holders']): FeatureJobs =>
   ({ db, env, secret, mail, post }) => {
     const registrations: Registration[] = [];
     if (mail) {
@@ -31,9 +31,8 @@ export const privacyJobs =
             secret,
             send,
             from,
-            destinations: { leadsTo: mail.leadsTo, webhookUrls: env.WEBHOOK_URLS },
             webhookUrls: env.WEBHOOK_URLS,
-            settings,
+            holders,
           }),
           { retry: { baseDelayMs: 5_000, maxDelayMs: 300_000 } },
         ),

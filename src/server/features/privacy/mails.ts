@@ -5,6 +5,7 @@ import { site } from '@/content/site';
 import type { PrivacyKind } from '@/lib/privacy-request-schema';
 import { domainOf, escapeHtml } from '../../delivery/email/message';
 import type { PersonData } from './copy';
+import type { HeldCounts } from './personal-data';
 import { rightsFooter } from './footer';
 
 /**
@@ -62,20 +63,22 @@ export function buildLinkMail(
 }
 
 /**
- * The copy of a person's data (DPDP Act s.11): a summary in the text, and every enquiry, demo and
- * delivery with the destinations as a JSON attachment (`your-data.json`).
+ * The copy of a person's data (DPDP Act s.11): a summary in the text (`counts`), and every record
+ * (`data`: enquiries, demos, deliveries) with the destinations as a JSON attachment
+ * (`your-data.json`).
  */
 export function buildCopyMail(
   to: string,
   reference: string,
   data: PersonData,
+  counts: HeldCounts,
   { from }: PrivacyMailFrom,
 ): SendMailOptions {
   const mail = message(
     to,
     `Your data at ${site.name} (${reference})`,
     [
-      `As you asked (request ${reference}), here is every piece of data we hold for this address: ${data.enquiries.length} enquir${data.enquiries.length === 1 ? 'y' : 'ies'} and ${data.demos.length} demo booking${data.demos.length === 1 ? '' : 's'}.`,
+      `As you asked (request ${reference}), here is every piece of data we hold for this address: ${counts.enquiries} enquir${counts.enquiries === 1 ? 'y' : 'ies'} and ${counts.demos} demo booking${counts.demos === 1 ? '' : 's'}.`,
       `It was shared with: ${data.sharedWith.join(', ') || 'nobody'}.`,
       'The attached file your-data.json holds all of it, with when each was delivered.',
     ],
@@ -99,7 +102,7 @@ export function buildErasedMail(
   to: string,
   reference: string,
   kind: 'erase' | 'withdraw',
-  counts: { enquiries: number; demos: number },
+  counts: HeldCounts,
   { from }: PrivacyMailFrom,
 ): SendMailOptions {
   return message(

@@ -27,13 +27,13 @@ import { suppressions } from '../../platform/people/schema';
 import { bookDemo } from '../demos/commands/book';
 import { demoMailJob, sendDemoMail } from '../demos/mails/mail-jobs';
 import { createSmtpSender } from '../../delivery/email/transport';
-import { listLeads } from '../../wiring/lead-operations';
+import { listLeads } from '../contact/inbox';
+import { personalData } from '../../wiring/personal-data';
 import { handle } from '../../delivery/queue/job';
 import { createWebhookPoster } from '../../delivery/webhooks/sender';
 import { addressHash } from '../../platform/people/address-hash';
 import { askForPrivacyLink, type AskDeps } from './ask';
 import { confirmPrivacyRequest } from './confirm';
-import type { PersonData } from './copy';
 import { honourPrivacyRequest } from './honour';
 import { honourJob } from './honour-job';
 import { forgetSentLinks, privacyLinkJob, sendPrivacyLink } from './link-job';
@@ -81,6 +81,9 @@ for (const backend of backends) {
       let smtp: TestSmtpServer;
       let receiver: TestWebhookReceiver;
       const settings = () => testBookingSettings({ hosts: [meera], webhookUrls: [receiver.url] });
+      /** The site's registrations of personal data, booking on, delivering to the test inbox. */
+      const holders = () =>
+        personalData({ settings: settings(), leadsTo: LEADS_TO, webhookUrls: [receiver.url] });
 
       beforeAll(async () => {
         database = await openTestDatabase(backend.kind);
@@ -124,9 +127,8 @@ for (const backend of backends) {
               secret,
               send,
               from,
-              destinations: { leadsTo: LEADS_TO, webhookUrls: [receiver.url] },
               webhookUrls: [receiver.url],
-              settings: settings(),
+              holders: holders(),
               retryAfterMs: 20,
             }),
             fastRetry,
@@ -144,6 +146,7 @@ for (const backend of backends) {
         secret: TEST_SECRET,
         rateLimit: { max: 5, windowMs: 600_000 },
         allowedOrigins: [],
+        holders: holders(),
       });
 
       /** Posts the privacy form for `address` and `kind`; returns the page's answer. */
@@ -215,7 +218,12 @@ for (const backend of backends) {
           typeof attachment.content === 'string'
             ? attachment.content
             : new TextDecoder().decode(attachment.content),
-        ) as PersonData;
+        ) as {
+          enquiries: { reference: string; email: string }[];
+          demos: unknown[];
+          deliveries: unknown[];
+          sharedWith: string[];
+        };
         expect(data.enquiries.map((enquiry) => [enquiry.reference, enquiry.email])).toEqual([
           [reference, email],
         ]);

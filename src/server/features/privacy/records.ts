@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { privacyRequests, type PrivacyRequestKind } from './schema';
-import { newReference } from '../contact/reference';
+import { newReference } from '../../platform/reference';
 
 /** A stored privacy request (a row of `privacy_requests`). */
 export type PrivacyRequest = typeof privacyRequests.$inferSelect;
@@ -75,6 +75,15 @@ export async function closeRequest(
 export async function findRequest(db: Db, id: string): Promise<PrivacyRequest | undefined> {
   const [row] = await db.select().from(privacyRequests).where(eq(privacyRequests.id, id));
   return row;
+}
+
+/** The id of the request `reference` (any case, spaces around), or undefined. */
+export async function requestIdOf(db: Db, reference: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: privacyRequests.id })
+    .from(privacyRequests)
+    .where(eq(privacyRequests.reference, reference.trim().toUpperCase()));
+  return row?.id;
 }
 
 /** `n` and `word` pluralised with `plural`, e.g. `2 enquiries`, `1 demo`. */

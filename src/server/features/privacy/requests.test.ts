@@ -8,7 +8,7 @@ import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { consoleNav } from '@/content/console';
 import { site } from '@/content/site';
 import { listAudit, type Actor } from '../../platform/audit';
-import { addOperator, ensureAdmins } from '../console/operators';
+import { addOperator, ensureAdmins, findOperator } from '../console/operators';
 import { auditLog } from '../../platform/audit/schema';
 import { jobs } from '../../delivery/queue/schema';
 import { operators } from '../console/schema';
@@ -143,21 +143,39 @@ for (const backend of backends) {
         const { db } = database;
         await addRequest(db, 'PR-ASSIGN0001', { dueInDays: 40 });
         await addRequest(db, 'PR-CLOSED0002', { dueInDays: 40, status: 'closed' });
-        expect(await assignPrivacyRequest(db, admin, 'PR-ASSIGN0001', admin.email)).toBe(
-          'assigned',
+        expect(
+          await assignPrivacyRequest(db, admin, 'PR-ASSIGN0001', admin.email, findOperator),
+        ).toBe('assigned');
+        expect(
+          await assignPrivacyRequest(db, admin, 'PR-ASSIGN0001', admin.email, findOperator),
+        ).toBe('unchanged');
+        expect(
+          await assignPrivacyRequest(
+            db,
+            admin,
+            'pr-assign0001',
+            'DPO@nirmaya.example',
+            findOperator,
+          ),
+        ).toBe('assigned');
+        expect(
+          await assignPrivacyRequest(db, admin, 'PR-ASSIGN0001', sales.email, findOperator),
+        ).toBe('invalid');
+        expect(
+          await assignPrivacyRequest(
+            db,
+            admin,
+            'PR-ASSIGN0001',
+            'x@elsewhere.example',
+            findOperator,
+          ),
+        ).toBe('invalid');
+        expect(
+          await assignPrivacyRequest(db, admin, 'PR-CLOSED0002', admin.email, findOperator),
+        ).toBe('closed');
+        expect(await assignPrivacyRequest(db, admin, 'PR-NOPE', admin.email, findOperator)).toBe(
+          'not-found',
         );
-        expect(await assignPrivacyRequest(db, admin, 'PR-ASSIGN0001', admin.email)).toBe(
-          'unchanged',
-        );
-        expect(await assignPrivacyRequest(db, admin, 'pr-assign0001', 'DPO@nirmaya.example')).toBe(
-          'assigned',
-        );
-        expect(await assignPrivacyRequest(db, admin, 'PR-ASSIGN0001', sales.email)).toBe('invalid');
-        expect(await assignPrivacyRequest(db, admin, 'PR-ASSIGN0001', 'x@elsewhere.example')).toBe(
-          'invalid',
-        );
-        expect(await assignPrivacyRequest(db, admin, 'PR-CLOSED0002', admin.email)).toBe('closed');
-        expect(await assignPrivacyRequest(db, admin, 'PR-NOPE', admin.email)).toBe('not-found');
         const [row] = await listPrivacyRequests(db, admin, { status: 'open' });
         expect(row?.assignedTo).toBe(otherAdmin.email);
         const audit = (await listAudit(db, {})).rows.map((entry) => [
@@ -249,9 +267,9 @@ for (const backend of backends) {
         const refused = /admins only/;
         await expect(listPrivacyRequests(db, sales, { status: 'open' })).rejects.toThrow(refused);
         await expect(viewPrivacyRequest(db, sales, 'PR-SALES00001')).rejects.toThrow(refused);
-        await expect(assignPrivacyRequest(db, sales, 'PR-SALES00001', admin.email)).rejects.toThrow(
-          refused,
-        );
+        await expect(
+          assignPrivacyRequest(db, sales, 'PR-SALES00001', admin.email, findOperator),
+        ).rejects.toThrow(refused);
         await expect(replyToPrivacyRequest(db, sales, 'PR-SALES00001', 'Hi')).rejects.toThrow(
           refused,
         );

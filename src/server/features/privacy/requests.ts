@@ -3,7 +3,6 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { summarizePrivacy, type PrivacySummary } from '@/lib/privacy-alarm';
 import { appendAudit, type Actor } from '../../platform/audit';
-import { findOperator } from '../console/operators';
 import type { Db } from '../../platform/db';
 import { privacyRequests, type PrivacyRequestKind } from './schema';
 import { enqueue } from '../../delivery/queue/enqueue';
@@ -133,10 +132,14 @@ async function whyNotOpen(tx: Db, reference: string): Promise<'not-found' | 'clo
   return row ? 'closed' : 'not-found';
 }
 
+/** Finds an operator of the console by e-mail (any case), in the caller's transaction. */
+export type FindOperator = (tx: Db, email: string) => Promise<Actor | undefined>;
+
 /**
  * Assigns the open request `reference` to the admin operator `assignee` (the actor themselves or
- * another admin), with an audit row naming the assignee: `invalid` when `assignee` is not an admin
- * operator, `closed` for a closed request, `unchanged` when already theirs.
+ * another admin), with an audit row naming the assignee: `invalid` when `findOperator` (the
+ * console's) finds no admin operator of that address, `closed` for a closed request, `unchanged`
+ * when already theirs.
  * @throws Error when `actor` is not an admin.
  */
 export async function assignPrivacyRequest(
@@ -144,6 +147,7 @@ export async function assignPrivacyRequest(
   actor: Actor,
   reference: string,
   assignee: string,
+  findOperator: FindOperator,
 ): Promise<PrivacyChange> {
   requireAdmin(actor);
   const ref = normalise(reference);

@@ -1,7 +1,7 @@
 import 'server-only';
-import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
+import { keyedHash } from '../security/keyed-hash';
 import { PEER_ADDRESS_HEADER } from './peer-address';
 import { trustFunction, type TrustProxy } from './trust-proxy';
 
@@ -28,7 +28,10 @@ export function clientAddress(headers: Headers, trust: TrustProxy): string {
   return proxyaddr(request, trustFunction(trust));
 }
 
-/** Salted hash of a client address (HMAC-SHA-256, hex): stored and rate-limited instead of the IP. */
+/**
+ * Keyed hash of a client address (keyedHash, purpose `client`: HMAC-SHA-256 of `client:` and the
+ * address, hex): stored and rate-limited instead of the IP.
+ */
 export function hashClientAddress(address: string, secret: string): string {
-  return createHmac('sha256', secret).update(`client:${address}`).digest('hex');
+  return keyedHash('client', address, secret);
 }

@@ -1,9 +1,9 @@
 import 'server-only';
-import { createHmac } from 'node:crypto';
+import { keyedHash } from '../security/keyed-hash';
 
 /**
- * The keyed hash of an e-mail address: HMAC-SHA-256, keyed with the site secret, of the address
- * trimmed and lower-cased, in hex. What `privacy_requests.email_hash` (the tombstone) and
+ * The keyed hash of an e-mail address (keyedHash, purpose `address`): HMAC-SHA-256, keyed with the
+ * site secret, of the address trimmed and lower-cased, in hex. What `privacy_requests.email_hash` (the tombstone) and
  * `suppressions` keep instead of the address: it recognises the address again without holding it
  * (DPDP Act s.8(7): data erased, only what proves the request was honoured is kept). The one
  * function for it: the request pages, the erasure, the suppression checks and the console use it.
@@ -12,5 +12,5 @@ import { createHmac } from 'node:crypto';
  * @returns 64 hex characters
  */
 export function addressHash(email: string, secret: string): string {
-  return createHmac('sha256', secret).update(email.trim().toLowerCase()).digest('hex');
+  return keyedHash('address', email.trim().toLowerCase(), secret);
 }

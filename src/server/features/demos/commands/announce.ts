@@ -23,7 +23,7 @@ import { buildDemoEvent, enqueueDemoEvent } from '../webhook-events';
  * - held (`DEMO_CONFIRM_EMAIL`): only the visitor's request to confirm; no invitation, reminder
  *   or event until the hold is confirmed (then announced as `booked`);
  * - when `settings.webhookUrls` is set, the `demo.booked`, `demo.rescheduled` or `demo.cancelled`
- *   event to each endpoint.
+ *   event to each endpoint, stamped `now` (the change's own clock, like the reminder's rule).
  */
 export async function announceChange(
   tx: Db,
@@ -68,7 +68,7 @@ export async function announceChange(
     booking,
     lead!.reference,
     { name: host?.name ?? booking.hostEmail, email: booking.hostEmail },
-    Date.now(),
+    now,
     change.kind === 'rescheduled' ? change.previous : undefined,
   );
   await enqueueDemoEvent(tx, booking, event, urls);

@@ -345,6 +345,10 @@ for (const backend of backends) {
         });
         const [lead] = await database.db.select().from(leads).where(eq(leads.id, leadId));
         expect(events.every((event) => event.data.reference === lead!.reference)).toBe(true);
+        // Each event is stamped with the clock of the change it announces.
+        expect(events.map((event) => event.timestamp)).toEqual(
+          Array(4).fill(new Date(now).toISOString()),
+        );
         console.log(
           `[${backend.kind}] ${smtp.received.length} e-mails, events ${events.map((event) => `${event.type}#${event.data.sequence}`).join(', ')}`,
         );

@@ -5,6 +5,7 @@ import ical, {
   ICalCalendarMethod,
   ICalEventStatus,
 } from 'ical-generator';
+import { visitorName } from '@/lib/contact-fields';
 import type { InvitationFacts } from '../types';
 
 /** The invitation's `UID`: stable for the booking's life, so updates replace the same event (RFC 5545 §3.8.4.7). */
@@ -46,13 +47,13 @@ export function invitationCalendar(
     end: booking.endsAt,
     status: method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     summary: `Nirmaya HIMS demo for ${lead.organization}`,
-    description: `Demo for ${lead.firstName} ${lead.lastName} (${lead.organization}), enquiry ${lead.reference}.\nJoin: ${host.meetingUrl}`,
+    description: `Demo for ${visitorName(lead)} (${lead.organization}), enquiry ${lead.reference}.\nJoin: ${host.meetingUrl}`,
     location: host.meetingUrl,
     url: host.meetingUrl,
     organizer: { name: parameterText(host.name), email: host.email },
     attendees: [
       {
-        name: parameterText(`${lead.firstName} ${lead.lastName}`),
+        name: parameterText(visitorName(lead)),
         email: lead.email,
         role: ICalAttendeeRole.REQ,
         status: ICalAttendeeStatus.NEEDSACTION,

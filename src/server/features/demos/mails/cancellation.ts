@@ -1,6 +1,7 @@
 import 'server-only';
 import type { SendMailOptions } from 'nodemailer';
 import { formatDay, formatTime } from '@/lib/demo/display';
+import { visitorName } from '@/lib/contact-fields';
 import { escapeHtml } from '../../../delivery/email/message';
 import { rightsFooter } from '../../privacy/footer';
 import type {
@@ -30,7 +31,7 @@ export function buildCancellation(
   const { booking, lead, host } = facts;
   const at = booking.startsAt.getTime();
   const when = `${formatDay(at, addresses.timeZone)}, ${formatTime(at, addresses.timeZone)}`;
-  const visitor = `${lead.firstName} ${lead.lastName}`;
+  const visitor = visitorName(lead);
   const lines =
     recipient === 'visitor'
       ? [

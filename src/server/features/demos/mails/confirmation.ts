@@ -1,6 +1,7 @@
 import 'server-only';
 import type { SendMailOptions } from 'nodemailer';
 import { formatDay, formatTime } from '@/lib/demo/display';
+import { visitorName } from '@/lib/contact-fields';
 import { rightsFooter } from '../../privacy/footer';
 import type { InvitationAddresses, InvitationFacts } from '../types';
 
@@ -22,7 +23,7 @@ export function buildConfirmationRequest(
   const at = booking.startsAt.getTime();
   const when = `${formatDay(at, zone)}, ${formatTime(at, zone)}`;
   const heldUntil = formatTime(booking.heldUntil?.getTime() ?? at, zone);
-  const visitor = `${lead.firstName} ${lead.lastName}`;
+  const visitor = visitorName(lead);
   return {
     from: addresses.from,
     to: { name: visitor, address: lead.email },

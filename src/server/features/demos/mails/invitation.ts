@@ -1,6 +1,7 @@
 import 'server-only';
 import type { SendMailOptions } from 'nodemailer';
 import { formatDay, formatTime } from '@/lib/demo/display';
+import { visitorName } from '@/lib/contact-fields';
 import { escapeHtml } from '../../../delivery/email/message';
 import { rightsFooter } from '../../privacy/footer';
 import type { InvitationAddresses, InvitationFacts, InvitationRecipient } from '../types';
@@ -23,7 +24,7 @@ export function buildInvitation(
 ): SendMailOptions {
   const { booking, lead, host } = facts;
   const when = `${formatDay(booking.startsAt.getTime(), addresses.timeZone)}, ${formatTime(booking.startsAt.getTime(), addresses.timeZone)}`;
-  const visitor = `${lead.firstName} ${lead.lastName}`;
+  const visitor = visitorName(lead);
   const minutes = Math.round((booking.endsAt.getTime() - booking.startsAt.getTime()) / 60_000);
   const updated = booking.sequence > 0 ? 'Updated: ' : '';
   const lines =

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { SendMailOptions } from 'nodemailer';
 import { formatDay, formatTime } from '@/lib/demo/display';
+import { visitorName } from '@/lib/contact-fields';
 import { escapeHtml } from '../../../delivery/email/message';
 import { rightsFooter } from '../../privacy/footer';
 import type { InvitationAddresses, InvitationFacts } from '../types';
@@ -20,14 +21,14 @@ export function buildReminder(
   const at = booking.startsAt.getTime();
   const when = `${formatDay(at, addresses.timeZone)}, ${formatTime(at, addresses.timeZone)}`;
   const lines = [
-    `Dear ${lead.firstName} ${lead.lastName},`,
+    `Dear ${visitorName(lead)},`,
     `a reminder of your Nirmaya HIMS demo with ${host.name} on ${when}.`,
   ];
   const manage = manageLines(facts.manageUrl);
   const footer = rightsFooter();
   return {
     from: addresses.from,
-    to: { name: `${lead.firstName} ${lead.lastName}`, address: lead.email },
+    to: { name: visitorName(lead), address: lead.email },
     replyTo: { name: host.name, address: host.email },
     subject: `Reminder: your Nirmaya HIMS demo, ${when}`,
     messageId: `<demo.${booking.id}.${booking.sequence}.reminder@${facts.domain}>`,

@@ -3,17 +3,18 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { deps, formData, request } from '@test/enquiry';
-import { submitEnquiry } from '../contact/submit';
-import { auditLog } from '../../platform/audit/schema';
-import { jobs } from '../../delivery/queue/schema';
-import { leads } from '../contact/schema';
-import { privacyRequests } from './schema';
-import { suppressions } from '../../platform/people/schema';
-import { getSiteSecret } from '../../platform/security/site-secret';
-import { addressHash } from '../../platform/people/address-hash';
-import { eraseAddress } from './erase';
-import { erasePersonOf } from './operator';
-import { leadErasedWebhookJob } from './webhook';
+import { submitEnquiry } from '../features/contact/submit';
+import { auditLog } from '../platform/audit/schema';
+import { jobs } from '../delivery/queue/schema';
+import { leads } from '../features/contact/schema';
+import { privacyRequests } from '../features/privacy/schema';
+import { suppressions } from '../platform/people/schema';
+import { getSiteSecret } from '../platform/security/site-secret';
+import { addressHash } from '../platform/people/address-hash';
+import { eraseAddress } from '../features/privacy/erase';
+import { erasePersonOf } from './erasure';
+import { leadErasedWebhookJob } from '../features/privacy/webhook';
+import { personalData } from './personal-data';
 
 const admin = { email: 'priya@nirmaya.example', role: 'admin' as const };
 
@@ -78,7 +79,11 @@ for (const backend of backends) {
         const secret = await getSiteSecret(database.db);
         const result = await eraseAddress(
           database.db,
-          { secret, webhookUrls: ['https://crm.example/hook'] },
+          {
+            secret,
+            webhookUrls: ['https://crm.example/hook'],
+            holders: personalData({ webhookUrls: ['https://crm.example/hook'] }),
+          },
           { email, kind: 'erase', actor: admin },
         );
         expect(result).toMatchObject({ outcome: 'erased', enquiries: 2 });

@@ -1,12 +1,11 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../platform/db';
-import { leads } from '../contact/schema';
-import type { Actor } from '../../platform/audit';
-import { bookingSettings, isBookingOn } from '../demos/rules';
-import { getDemoEnv, type DemoSiteEnv } from '../demos/env';
-import { getSiteSecret } from '../../platform/security/site-secret';
-import { eraseAddress, type ErasureDeps, type ErasureResult } from './erase';
+import type { Db } from '../platform/db';
+import type { Actor } from '../platform/audit';
+import { getSiteEnv, type SiteEnv } from './env';
+import { getSiteSecret } from '../platform/security/site-secret';
+import { enquiryAddressOf } from '../features/contact/personal-data';
+import { eraseAddress, type ErasureDeps, type ErasureResult } from '../features/privacy/erase';
+import { personalDataOf } from './personal-data';
 
 /**
  * The operator's erasure with the site's configuration, for the console and `leads erase` (which
@@ -14,11 +13,11 @@ import { eraseAddress, type ErasureDeps, type ErasureResult } from './erase';
  */
 
 /** The erasure's settings from the configuration, with the site secret of `db`. */
-export async function erasureDeps(db: Db, env: DemoSiteEnv = getDemoEnv()): Promise<ErasureDeps> {
+export async function erasureDeps(db: Db, env: SiteEnv = getSiteEnv()): Promise<ErasureDeps> {
   return {
     secret: await getSiteSecret(db, env.FORM_SECRET),
     webhookUrls: env.WEBHOOK_URLS,
-    settings: isBookingOn(env) ? bookingSettings(env) : undefined,
+    holders: personalDataOf(env),
   };
 }
 
@@ -51,9 +50,6 @@ export async function erasePersonOf(
   reference: string,
   options: { waitMs?: number; now?: number } = {},
 ): Promise<ErasureResult | { outcome: 'not-found' }> {
-  const [lead] = await db
-    .select({ email: leads.email })
-    .from(leads)
-    .where(eq(leads.reference, reference.trim().toUpperCase()));
-  return lead ? eraseAs(db, actor, lead.email, options) : { outcome: 'not-found' };
+  const email = await enquiryAddressOf(db, reference);
+  return email ? eraseAs(db, actor, email, options) : { outcome: 'not-found' };
 }

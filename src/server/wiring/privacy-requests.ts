@@ -1,15 +1,16 @@
 import 'server-only';
 import { privacyRequestTexts } from '@/content/privacy';
 import { readPrivacyValues, type PrivacyFormState } from '@/lib/privacy-request-schema';
-import { visitorFormAction } from '../../platform/http/form-post';
-import { nudgeQueueWorker } from '../../delivery/queue/runtime';
-import { getRuntime } from '../../platform/runtime';
-import { askForPrivacyLink } from './ask';
-import { confirmPrivacyRequest, type ConfirmResult } from './confirm';
+import { visitorFormAction } from '../platform/http/form-post';
+import { nudgeQueueWorker } from '../delivery/queue/runtime';
+import { getRuntime } from '../platform/runtime';
+import { askForPrivacyLink } from '../features/privacy/ask';
+import { confirmPrivacyRequest, type ConfirmResult } from '../features/privacy/confirm';
+import { personalDataOf } from './personal-data';
 
 /**
- * The privacy requests with the site's configuration: the form's server action and the
- * confirmation page's (the operator's erasure is in operator.ts).
+ * The privacy requests with the site's configuration and its registrations of personal data: the
+ * form's server action and the confirmation page's (the operator's erasure is in erasure.ts).
  */
 
 /**
@@ -38,6 +39,7 @@ export function requestPrivacyLink(
         secret,
         rateLimit,
         allowedOrigins,
+        holders: personalDataOf(),
         onQueued: nudgeQueueWorker,
       });
     },

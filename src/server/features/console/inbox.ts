@@ -1,0 +1,44 @@
+import 'server-only';
+import type { Db } from '../../platform/db';
+import {
+  countLeads as countStored,
+  exportLeadsCsv as exportStored,
+  listLeads as listStored,
+  type LeadFilter as StoredLeadFilter,
+  type LeadSummary,
+} from '../contact/inbox';
+import { hasDemoBooking } from '../demos/bookings';
+
+/**
+ * The console's inbox: the contact form's stored enquiries (contact/inbox.ts) with the filters
+ * that reach across features, here whether a demo was booked (the demos' condition).
+ */
+
+/** Which enquiries the inbox shows: contact's filter, and whether a demo was booked. */
+export type LeadFilter = Omit<StoredLeadFilter, 'related'> & {
+  /** Only enquiries with (true) or without (false) a booked demo, live or cancelled. */
+  hasDemo?: boolean;
+};
+
+/** The contact form's filter for `filter`, the demo condition built by the demos. */
+function stored({ hasDemo, ...filter }: LeadFilter): StoredLeadFilter {
+  return { ...filter, related: hasDemo === undefined ? undefined : hasDemoBooking(hasDemo) };
+}
+
+/** Enquiries matching `filter`, newest first (contact's listLeads). */
+export function listLeads(db: Db, filter: LeadFilter = {}): Promise<LeadSummary[]> {
+  return listStored(db, stored(filter));
+}
+
+/** How many enquiries match `filter`, its limit and offset aside (contact's countLeads). */
+export function countLeads(db: Db, filter: LeadFilter = {}): Promise<number> {
+  return countStored(db, stored(filter));
+}
+
+/** Every enquiry matching `filter` as CSV (contact's exportLeadsCsv). */
+export function exportLeadsCsv(
+  db: Db,
+  filter: Omit<LeadFilter, 'limit' | 'offset'> = {},
+): Promise<string> {
+  return exportStored(db, stored(filter));
+}
