@@ -26,28 +26,24 @@ import { Command, Option } from 'commander';
 import { openDatabase, type Database } from '@/server/platform/db/client';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { isNameField, singleLineFields, visitorName } from '@/lib/contact-fields';
-import { listUpcomingDemos } from '@/server/features/demos/operator';
-import { bookingSettings } from '@/server/features/demos/rules';
+import { listUpcomingDemos } from '@/server/features/demos';
+import { bookingSettings } from '@/server/features/demos';
 import { CLI_ACTOR } from '@/server/platform/audit';
-import {
-  cancelDemoAs,
-  exportEnquiries,
-  releaseEnquiries,
-} from '@/server/features/console/commands';
+import { cancelDemoAs, exportEnquiries, releaseEnquiries } from '@/server/features/console';
 import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
 import {
   addOperator,
   changeOperatorRole,
   listOperators,
   removeOperator,
-} from '@/server/features/console/operators';
-import type { OperatorRole } from '@/server/features/console/schema';
+} from '@/server/features/console';
+import type { OperatorRole } from '@/server/features/console';
 import { getSiteEnv as getEnv } from '@/server/wiring/env';
-import { listLeads } from '@/server/features/contact/inbox';
-import { listSpam } from '@/server/features/contact/quarantine';
+import { listLeads } from '@/server/features/contact';
+import { listSpam } from '@/server/features/contact';
 import { purgeExpired } from '@/server/wiring/personal-data';
 import { eraseAs } from '@/server/wiring/erasure';
-import { describeDeliveries } from '@/server/features/contact/delivery-summary';
+import { describeDeliveries } from '@/server/features/contact';
 
 /**
  * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in

@@ -15,7 +15,7 @@ import {
   isEmailLinkPage,
   MANAGE_REFERRER_POLICY,
   manageLinkResponse,
-} from '@/server/features/demos/manage-link';
+} from '@/server/features/demos/proxy';
 import { getEnv } from '@/server/platform/env';
 import { log } from '@/server/platform/log';
 

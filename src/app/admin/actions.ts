@@ -3,32 +3,22 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import {
-  consoleAction,
-  text,
-  texts,
-  withNotice,
-  type FormFields,
-} from '@/server/features/console/action';
-import { SIGN_IN_PATH } from '@/server/features/console/auth';
-import {
-  cancelDemoAs,
-  releaseEnquiries,
-  rescheduleDemoAs,
-} from '@/server/features/console/commands';
+import { consoleAction, text, texts, withNotice, type FormFields } from '@/server/features/console';
+import { SIGN_IN_PATH } from '@/server/features/console';
+import { cancelDemoAs, releaseEnquiries, rescheduleDemoAs } from '@/server/features/console';
 import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
 import {
   addOperator,
   changeOperatorRole,
   findOperator,
   removeOperator,
-} from '@/server/features/console/operators';
-import { consoleAuth } from '@/server/features/console/session';
-import { requestSignIn } from '@/server/features/console/sign-in';
-import type { OperatorRole } from '@/server/features/console/schema';
-import { getDemoEnv } from '@/server/features/demos/env';
-import { bookingSettings } from '@/server/features/demos/rules';
-import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/features/privacy/requests';
+} from '@/server/features/console';
+import { consoleAuth } from '@/server/features/console';
+import { requestSignIn } from '@/server/features/console';
+import type { OperatorRole } from '@/server/features/console';
+import { getDemoEnv } from '@/server/features/demos';
+import { bookingSettings } from '@/server/features/demos';
+import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/features/privacy';
 import { clientAddress } from '@/server/platform/http/client-address';
 import { nudgeQueueWorker } from '@/server/delivery/queue/runtime';
 import { erasePersonOf } from '@/server/wiring/erasure';

@@ -2,8 +2,8 @@
 
 import { headers } from 'next/headers';
 import type { ContactFormState } from '@/lib/contact-schema';
-import { submitContactForm } from '@/server/features/contact/service';
-import { bookingOfferFor } from '@/server/features/demos/views/booking-step';
+import { submitContactForm } from '@/server/features/contact';
+import { bookingOfferFor } from '@/server/features/demos';
 import { errorFacts, log } from '@/server/platform/log';
 
 /**

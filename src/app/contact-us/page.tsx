@@ -3,7 +3,7 @@ import { connection } from 'next/server';
 import { demoSubject } from '@/content/navigation';
 import { site } from '@/content/site';
 import { pageMetadata } from '@/lib/seo/metadata';
-import { contactPageSettings, sourcePageOf } from '@/server/features/contact/service';
+import { contactPageSettings, sourcePageOf } from '@/server/features/contact';
 import { ContactDetails } from './contact-details';
 import { ContactForm } from './contact-form';
 

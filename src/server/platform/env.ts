@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { DEFAULT_PRIVACY_DUE_ALERT_DAYS } from '@/lib/privacy-alarm';
 import { optional, positiveInt, positiveNumber } from './env-values';
-import { trustProxySchema } from './http/trust-proxy';
+import { trustProxySchema } from '../../lib/http/trust-proxy';
 
 /** Loopback hosts, the only ones a webhook may reach over plain http (for tests). */
 const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;

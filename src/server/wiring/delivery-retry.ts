@@ -2,8 +2,8 @@ import 'server-only';
 import type { Db } from '../platform/db';
 import { appendAudit, type Actor } from '../platform/audit';
 import { acknowledgeFailed, requeueFailed } from '../delivery/queue/operations';
-import { enquiryIdOf } from '../features/contact/personal-data';
-import { requestIdOf } from '../features/privacy/records';
+import { enquiryIdOf } from '../features/contact';
+import { requestIdOf } from '../features/privacy';
 
 /**
  * Retrying and acknowledging failed deliveries by the reference an operator quotes, for the console

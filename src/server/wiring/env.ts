@@ -1,8 +1,8 @@
 import 'server-only';
 import { readEnv, type Env, type EnvSlice } from '../platform/env';
-import { consoleEnvSlice, type ConsoleEnv } from '../features/console/env';
-import { demoEnvSlice } from '../features/demos/env';
-import type { DemoEnv } from '../features/demos/rules';
+import { consoleEnvSlice, type ConsoleEnv } from '../features/console';
+import { demoEnvSlice } from '../features/demos';
+import type { DemoEnv } from '../features/demos';
 
 /** The site's whole environment: the platform's variables and every feature's slice. */
 export type SiteEnv = Env & DemoEnv & ConsoleEnv;

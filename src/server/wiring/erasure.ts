@@ -3,8 +3,8 @@ import type { Db } from '../platform/db';
 import type { Actor } from '../platform/audit';
 import { getSiteEnv, type SiteEnv } from './env';
 import { getSiteSecret } from '../platform/security/site-secret';
-import { enquiryAddressOf } from '../features/contact/personal-data';
-import { eraseAddress, type ErasureDeps, type ErasureResult } from '../features/privacy/erase';
+import { enquiryAddressOf } from '../features/contact';
+import { eraseAddress, type ErasureDeps, type ErasureResult } from '../features/privacy';
 import { personalDataOf } from './personal-data';
 
 /**

@@ -7,10 +7,10 @@ import type { SiteEnv } from './env';
 import { log } from '../platform/log';
 import type { Registration } from '../delivery/queue/job';
 import { createWebhookPoster } from '../delivery/webhooks/sender';
-import { consoleJobs } from '../features/console/jobs';
-import { contactJobs } from '../features/contact/jobs';
-import { demoJobs } from '../features/demos/jobs';
-import { privacyJobs } from '../features/privacy/jobs';
+import { consoleJobs } from '../features/console';
+import { contactJobs } from '../features/contact';
+import { demoJobs } from '../features/demos';
+import { privacyJobs } from '../features/privacy';
 import { personalDataOf } from './personal-data';
 
 /**

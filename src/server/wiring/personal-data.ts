@@ -2,18 +2,13 @@ import 'server-only';
 import type { Db } from '../platform/db';
 import { getSiteEnv, type SiteEnv } from './env';
 import { appSecrets } from '../platform/security/schema';
-import { contactPersonalData } from '../features/contact/personal-data';
-import {
-  operatorAccounts,
-  operatorSessions,
-  operators,
-  signInTokens,
-} from '../features/console/schema';
-import { demosPersonalData } from '../features/demos/personal-data';
-import { bookingSettings, isBookingOn } from '../features/demos/rules';
+import { contactPersonalData } from '../features/contact';
+import { operatorAccounts, operatorSessions, operators, signInTokens } from '../features/console';
+import { demosPersonalData } from '../features/demos';
+import { bookingSettings, isBookingOn } from '../features/demos';
 import type { BookingSettings } from '../features/demos/types';
-import type { FreeTable, PersonalDataHolder, Retention } from '../features/privacy/personal-data';
-import { privacyPersonalData, purgeExpired as purgeHeld } from '../features/privacy/retention';
+import type { FreeTable, PersonalDataHolder, Retention } from '../features/privacy';
+import { privacyPersonalData, purgeExpired as purgeHeld } from '../features/privacy';
 
 /**
  * Who holds a person's data, composed in one place and handed to privacy's copy and erasure and to

@@ -4,8 +4,8 @@ import { readPrivacyValues, type PrivacyFormState } from '@/lib/privacy-request-
 import { visitorFormAction } from '../platform/http/form-post';
 import { nudgeQueueWorker } from '../delivery/queue/runtime';
 import { getRuntime } from '../platform/runtime';
-import { askForPrivacyLink } from '../features/privacy/ask';
-import { confirmPrivacyRequest, type ConfirmResult } from '../features/privacy/confirm';
+import { askForPrivacyLink } from '../features/privacy';
+import { confirmPrivacyRequest, type ConfirmResult } from '../features/privacy';
 import { personalDataOf } from './personal-data';
 
 /**

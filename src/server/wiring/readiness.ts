@@ -10,9 +10,9 @@ import { assessPrivacy, combineAssessments, type PrivacySummary } from '@/lib/pr
 import { getDatabase, type Db } from '../platform/db';
 import { getEnv, type Env } from '../platform/env';
 import { errorFacts, log } from '../platform/log';
-import { leads } from '../features/contact/schema';
+import { leads } from '../features/contact';
 import { readBacklog } from '../delivery/queue/summary';
-import { readPrivacySummary } from '../features/privacy/requests';
+import { readPrivacySummary } from '../features/privacy';
 
 /**
  * The one assessment of readiness: the database, the delivery backlog and the open privacy

@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import { consoleNav, consoleText } from '@/content/console';
-import { requirePageOperator, consoleAuth } from '@/server/features/console/session';
-import { unreviewedSpamCount } from '@/server/features/console/views';
-import { mayHandlePrivacy, readPrivacySummary } from '@/server/features/privacy/requests';
+import { requirePageOperator, consoleAuth } from '@/server/features/console';
+import { unreviewedSpamCount } from '@/server/features/console';
+import { mayHandlePrivacy, readPrivacySummary } from '@/server/features/privacy';
 import { signOutAction } from '../actions';
 import { linkClass, secondaryButtonClass } from '../ui';
 

@@ -9,9 +9,9 @@ import {
   parsePage,
   type SearchParams,
 } from '@/lib/console/inbox-filter';
-import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
-import { describeDeliveries } from '@/server/features/contact/delivery-summary';
-import { countLeads, listLeads } from '@/server/features/console/inbox';
+import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { describeDeliveries } from '@/server/features/contact';
+import { countLeads, listLeads } from '@/server/features/console';
 import {
   buttonClass,
   Cell,

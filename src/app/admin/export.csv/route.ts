@@ -1,8 +1,8 @@
 import { redirect } from 'next/navigation';
 import { describeFilter, parseInboxFilter, type SearchParams } from '@/lib/console/inbox-filter';
-import { SIGN_IN_PATH } from '@/server/features/console/auth';
-import { exportEnquiries } from '@/server/features/console/commands';
-import { consoleAuth, currentOperator } from '@/server/features/console/session';
+import { SIGN_IN_PATH } from '@/server/features/console';
+import { exportEnquiries } from '@/server/features/console';
+import { consoleAuth, currentOperator } from '@/server/features/console';
 
 /** A byte-order mark first, so spreadsheet programs read the CSV as UTF-8. */
 const BOM = '\uFEFF';

@@ -1,4 +1,4 @@
-import { contactChallenge } from '@/server/features/contact/service';
+import { contactChallenge } from '@/server/features/contact';
 import { errorFacts, log } from '@/server/platform/log';
 
 export const dynamic = 'force-dynamic';

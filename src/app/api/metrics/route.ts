@@ -2,7 +2,7 @@ import { hasBearerToken } from '@/lib/security/bearer-token';
 import { getDatabase } from '@/server/platform/db';
 import { readDeliverySummary } from '@/server/wiring/readiness';
 import { getEnv } from '@/server/platform/env';
-import { readPrivacySummary } from '@/server/features/privacy/requests';
+import { readPrivacySummary } from '@/server/features/privacy';
 import { renderMetrics } from '@/server/platform/metrics';
 
 export const dynamic = 'force-dynamic';

@@ -1,13 +1,13 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
-import { leads } from '../contact/schema';
-import type { DeliveryTargets } from '../contact/deliveries';
-import { liveBooking } from '../demos/bookings';
+import { leads } from '../contact';
+import type { DeliveryTargets } from '../contact';
+import { liveBooking } from '../demos';
 import type { BookingSettings, OperatorCancel } from '../demos/types';
-import { rescheduleDemo } from '../demos/commands/reschedule';
-import { cancelDemoOf } from '../demos/operator';
-import { releaseSpam, type ReleaseResult } from '../contact/quarantine';
+import { rescheduleDemo } from '../demos';
+import { cancelDemoOf } from '../demos';
+import { releaseSpam, type ReleaseResult } from '../contact';
 import { exportLeadsCsv, type LeadFilter } from './inbox';
 import { appendAudit, type Actor } from '../../platform/audit';
 

@@ -6,8 +6,8 @@ import {
   listLeads as listStored,
   type LeadFilter as StoredLeadFilter,
   type LeadSummary,
-} from '../contact/inbox';
-import { hasDemoBooking } from '../demos/bookings';
+} from '../contact';
+import { hasDemoBooking } from '../demos';
 
 /**
  * The console's inbox: the contact form's stored enquiries (contact/inbox.ts) with the filters

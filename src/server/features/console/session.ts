@@ -11,7 +11,7 @@ import { getEnv } from '../../platform/env';
 import { consoleEnvSlice, type ConsoleEnv } from './env';
 import { log } from '../../platform/log';
 import { isSameSite, originFacts } from '../../platform/http/same-site';
-import type { TrustProxy } from '../../platform/http/trust-proxy';
+import type { TrustProxy } from '../../../lib/http/trust-proxy';
 import { authFor, SIGN_IN_PATH, type ConsoleAuth } from './auth';
 import type { Actor } from '../../platform/audit';
 import { ensureAdmins } from './operators';

@@ -2,9 +2,9 @@ import 'server-only';
 import { and, asc, count, desc, eq, gt, isNull, lte } from 'drizzle-orm';
 import { visitorName } from '@/lib/contact-fields';
 import type { Db } from '../../platform/db';
-import { demoBookings, type DemoBookingStatus } from '../demos/schema';
+import { demoBookings, type DemoBookingStatus } from '../demos';
 import { jobs, type JobStatus } from '../../delivery/queue/schema';
-import { leads } from '../contact/schema';
+import { leads } from '../contact';
 import { appendAudit, type Actor } from '../../platform/audit';
 
 /** One delivery job of an enquiry as its page shows it. */

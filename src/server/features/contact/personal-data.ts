@@ -4,7 +4,7 @@ import { contactFields, type ContactField } from '@/lib/contact-fields';
 import type { Db } from '../../platform/db';
 import { jobs } from '../../delivery/queue/schema';
 import { dropJobsOf } from '../../delivery/queue/operations';
-import type { PersonalDataHolder } from '../privacy/personal-data';
+import type { PersonalDataHolder } from '../privacy';
 import { leads } from './schema';
 
 /**

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
-import { leads } from '../contact/schema';
+import { leads } from '../contact';
 import { demoBookings } from './schema';
 import { liveAt } from './holds';
 import type { DemoBooking } from './types';

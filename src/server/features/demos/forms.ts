@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
-import { leads } from '../contact/schema';
+import { leads } from '../contact';
 import { getDemoEnv, getDemoRuntime, type DemoSiteEnv } from './env';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { formRateLimit } from '../../platform/http/form-post';

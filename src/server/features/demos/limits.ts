@@ -3,7 +3,7 @@ import { and, asc, eq, gt, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { localDate, type DemoRules } from '@/lib/demo/slots';
 import type { Db } from '../../platform/db';
 import { demoBookings } from './schema';
-import { leads } from '../contact/schema';
+import { leads } from '../contact';
 import { liveAt } from './holds';
 import type { BookingCaps, DemoBooking } from './types';
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { demoBookings } from './schema';
-import { leads } from '../contact/schema';
+import { leads } from '../contact';
 import { liveBooking } from './bookings';
 import { cancelDemo } from './commands/cancel';
 import type { BookingSettings, OperatorCancel, UpcomingDemo } from './types';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { leads } from '../contact/schema';
+import { leads } from '../contact';
 
 /**
  * A demo booking is `booked` (live), `held` (live until `held_until`, waiting for the visitor to

@@ -2,7 +2,7 @@ import 'server-only';
 import type { BookingOffer } from '@/lib/demo/offer';
 import type { DemoRules, Interval, Slot } from '@/lib/demo/slots';
 import type { demoBookings } from './schema';
-import type { leads } from '../contact/schema';
+import type { leads } from '../contact';
 
 /**
  * The types demo booking shares between its parts (and with the pages and the `leads` CLI), in one

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
 import { keyedHash } from '../security/keyed-hash';
 import { PEER_ADDRESS_HEADER } from './peer-address';
-import { trustFunction, type TrustProxy } from './trust-proxy';
+import { trustFunction, type TrustProxy } from '../../../lib/http/trust-proxy';
 
 /**
  * The client's address for rate limiting behind proxies: starting from the TCP peer (recorded

@@ -3,7 +3,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { getEnv } from '../env';
 import { log } from '../log';
-import { trustsNoProxy, type TrustProxy } from './trust-proxy';
+import { trustsNoProxy, type TrustProxy } from '../../../lib/http/trust-proxy';
 
 /**
  * Request header carrying the TCP peer address into the proxy, route handlers and server actions,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { PEER_ADDRESS_HEADER } from './peer-address';
-import { trustFunction, type TrustProxy } from './trust-proxy';
+import { trustFunction, type TrustProxy } from '../../../lib/http/trust-proxy';
 
 /** The request facts the same-site check reads. */
 export type OriginFacts = {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
-import { getDemoEnv } from '@/server/features/demos/env';
-import { listDemos } from '@/server/features/console/views';
+import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { getDemoEnv } from '@/server/features/demos';
+import { listDemos } from '@/server/features/console';
 import { cancelDemoAction } from '../../actions';
 import {
   buttonClass,

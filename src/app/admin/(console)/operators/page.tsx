@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
-import { listOperators, operatorRoles } from '@/server/features/console/operators';
+import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { listOperators, operatorRoles } from '@/server/features/console';
 import { addOperatorAction, changeRoleAction, removeOperatorAction } from '../../actions';
 import {
   buttonClass,

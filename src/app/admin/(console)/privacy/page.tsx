@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { privacyConsoleText as text } from '@/content/console';
-import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
-import { listPrivacyRequests } from '@/server/features/privacy/requests';
+import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { listPrivacyRequests } from '@/server/features/privacy';
 import {
   buttonClass,
   Cell,

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { spamReasonText } from '@/content/console';
-import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
-import { listSpam } from '@/server/features/contact/quarantine';
+import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { listSpam } from '@/server/features/contact';
 import { releaseAction } from '../../actions';
 import { buttonClass, Cell, DataTable, EnquiryLink, Notice, PageHeading, Time } from '../../ui';
 

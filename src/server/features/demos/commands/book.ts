@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { computeSlots } from '@/lib/demo/slots';
 import type { Db } from '../../../platform/db';
 import { demoBookings } from '../schema';
-import { leads } from '../../contact/schema';
+import { leads } from '../../contact';
 import { currentBooking } from '../bookings';
 import { hostCalendars, hostsByLoad } from '../calendars';
 import { HOLD_MS, releaseLapsedHolds } from '../holds';

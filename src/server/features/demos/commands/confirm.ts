@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../platform/db';
 import { isUniqueViolation } from '../../../platform/db/errors';
 import { demoBookings } from '../schema';
-import { leads } from '../../contact/schema';
+import { leads } from '../../contact';
 import { findBooking, sameHost } from '../bookings';
 import { isHeldAt, releaseLapsedHolds } from '../holds';
 import { hasRoomOnDay, reachedCap } from '../limits';

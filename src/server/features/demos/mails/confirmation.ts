@@ -2,7 +2,7 @@ import 'server-only';
 import type { SendMailOptions } from 'nodemailer';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { visitorName } from '@/lib/contact-fields';
-import { rightsFooter } from '../../privacy/footer';
+import { rightsFooter } from '../../privacy';
 import type { InvitationAddresses, InvitationFacts } from '../types';
 
 /**

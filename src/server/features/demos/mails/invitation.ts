@@ -3,7 +3,7 @@ import type { SendMailOptions } from 'nodemailer';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { visitorName } from '@/lib/contact-fields';
 import { escapeHtml } from '../../../delivery/email/message';
-import { rightsFooter } from '../../privacy/footer';
+import { rightsFooter } from '../../privacy';
 import type { InvitationAddresses, InvitationFacts, InvitationRecipient } from '../types';
 import { invitationCalendar } from './calendar';
 

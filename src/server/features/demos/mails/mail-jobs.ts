@@ -4,7 +4,7 @@ import type { SendMailOptions } from 'nodemailer';
 import { z } from 'zod';
 import type { Db } from '../../../platform/db';
 import { demoBookings } from '../schema';
-import { leads } from '../../contact/schema';
+import { leads } from '../../contact';
 import { domainOf } from '../../../delivery/email/message';
 import type { SendMail } from '../../../delivery/email/transport';
 import { enqueue } from '../../../delivery/queue/enqueue';

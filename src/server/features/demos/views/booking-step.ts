@@ -2,7 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { formatTime } from '@/lib/demo/display';
 import { offerDays, type BookingOffer } from '@/lib/demo/offer';
-import { leads } from '../../contact/schema';
+import { leads } from '../../contact';
 import { getDemoEnv, getDemoRuntime, type DemoSiteEnv } from '../env';
 import type { Runtime } from '../../../platform/runtime';
 import { currentBooking } from '../bookings';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import { offerDays } from '@/lib/demo/offer';
-import { leads } from '../../contact/schema';
+import { leads } from '../../contact';
 import { getDemoEnv, getDemoRuntime } from '../env';
 import { findBooking, isChangeable } from '../bookings';
 import { bookingSettings, isBookingOn } from '../rules';

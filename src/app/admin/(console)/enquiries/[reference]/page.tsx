@@ -3,15 +3,15 @@ import { notFound } from 'next/navigation';
 import { spamReasonText } from '@/content/console';
 import { contactFields, contactLabels } from '@/lib/contact-fields';
 import { offerDays } from '@/lib/demo/offer';
-import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
-import { getDemoEnv } from '@/server/features/demos/env';
-import { viewEnquiry } from '@/server/features/console/views';
-import { bookingSettings } from '@/server/features/demos/rules';
-import { isChangeable } from '@/server/features/demos/bookings';
-import { isHeldAt } from '@/server/features/demos/holds';
+import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { getDemoEnv } from '@/server/features/demos';
+import { viewEnquiry } from '@/server/features/console';
+import { bookingSettings } from '@/server/features/demos';
+import { isChangeable } from '@/server/features/demos';
+import { isHeldAt } from '@/server/features/demos';
 import type { DemoBooking } from '@/server/features/demos/types';
-import { rescheduleSlots } from '@/server/features/demos/views/slots';
-import { bookedDemoOf } from '@/server/features/demos/views/booked-demo';
+import { rescheduleSlots } from '@/server/features/demos';
+import { bookedDemoOf } from '@/server/features/demos';
 import { errorFacts, log } from '@/server/platform/log';
 import {
   acknowledgeAction,

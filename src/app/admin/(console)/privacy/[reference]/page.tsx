@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { privacyConsoleText as text } from '@/content/console';
-import { listOperators } from '@/server/features/console/operators';
-import { consoleAuth, requirePageOperator } from '@/server/features/console/session';
-import { PRIVACY_REPLY_MAX, viewPrivacyRequest } from '@/server/features/privacy/requests';
+import { listOperators } from '@/server/features/console';
+import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { PRIVACY_REPLY_MAX, viewPrivacyRequest } from '@/server/features/privacy';
 import { assignPrivacyAction, replyPrivacyAction } from '../../../actions';
 import {
   buttonClass,

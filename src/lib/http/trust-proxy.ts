@@ -1,4 +1,3 @@
-import 'server-only';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
