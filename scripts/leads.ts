@@ -26,24 +26,23 @@ import { Command, Option } from 'commander';
 import { openDatabase, type Database } from '@/server/platform/db/client';
 import { formatDay, formatTime } from '@/lib/demo/display';
 import { isNameField, singleLineFields, visitorName } from '@/lib/contact-fields';
-import { listUpcomingDemos } from '@/server/features/demos';
-import { bookingSettings } from '@/server/features/demos';
+import { listUpcomingDemos, bookingSettings } from '@/server/features/demos';
 import { CLI_ACTOR } from '@/server/platform/audit';
-import { cancelDemoAs, exportEnquiries, releaseEnquiries } from '@/server/features/console';
-import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
 import {
+  cancelDemoAs,
+  exportEnquiries,
+  releaseEnquiries,
   addOperator,
   changeOperatorRole,
   listOperators,
   removeOperator,
 } from '@/server/features/console';
+import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
 import type { OperatorRole } from '@/server/features/console';
 import { getSiteEnv as getEnv } from '@/server/wiring/env';
-import { listLeads } from '@/server/features/contact';
-import { listSpam } from '@/server/features/contact';
+import { listLeads, listSpam, describeDeliveries } from '@/server/features/contact';
 import { purgeExpired } from '@/server/wiring/personal-data';
 import { eraseAs } from '@/server/wiring/erasure';
-import { describeDeliveries } from '@/server/features/contact';
 
 /**
  * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in

@@ -15,10 +15,11 @@ const delivery = '^src/server/delivery/';
 const features = '^src/server/features/';
 const wiring = '^src/server/wiring/';
 /**
- * A feature's doors: `index.ts` for server code; `proxy.ts` for what `src/proxy.ts` may run before
- * any route (no database); `client.ts` / `types.ts` where a client component needs one.
+ * A feature's doors: `index.ts` for server code; `routes.ts` for what only routes and server actions
+ * may run (it reads the request); `proxy.ts` for what `src/proxy.ts` may run before any route (no
+ * database); `client.ts` / `types.ts` where a client component needs one.
  */
-const door = '^src/server/features/[^/]+/(index|proxy|client|types)\\.tsx?$';
+const door = '^src/server/features/[^/]+/(index|proxy|routes|client|types)\\.tsx?$';
 
 const forbidden: IForbiddenRuleType[] = [
   {

@@ -1,5 +1,3 @@
-import { Mail, Phone } from 'lucide-react';
-
 /**
  * Brand and contact values (DESIGN.md §5). The specification leaves them blank; the provider sets
  * them here in one edit. Deployment values (site URL, database, SMTP) come from the environment.
@@ -56,10 +54,4 @@ export const addressLines = [
   site.address.street,
   `${site.address.city}, ${site.address.region} ${site.address.postalCode}`,
   site.address.country,
-] as const;
-
-/** The ways to reach the provider directly, in display order: phone (`tel:`) and e-mail (`mailto:`). */
-export const contactChannels = [
-  { label: 'Phone', href: phoneHref, text: site.phone, icon: Phone },
-  { label: 'Email', href: emailHref, text: site.email, icon: Mail },
 ] as const;

@@ -3,21 +3,28 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { consoleAction, text, texts, withNotice, type FormFields } from '@/server/features/console';
-import { SIGN_IN_PATH } from '@/server/features/console';
-import { cancelDemoAs, releaseEnquiries, rescheduleDemoAs } from '@/server/features/console';
-import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
 import {
+  consoleAction,
+  text,
+  texts,
+  withNotice,
+  type FormFields,
+  consoleAuth,
+} from '@/server/features/console/routes';
+import {
+  SIGN_IN_PATH,
+  cancelDemoAs,
+  releaseEnquiries,
+  rescheduleDemoAs,
   addOperator,
   changeOperatorRole,
   findOperator,
   removeOperator,
+  requestSignIn,
 } from '@/server/features/console';
-import { consoleAuth } from '@/server/features/console';
-import { requestSignIn } from '@/server/features/console';
+import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
 import type { OperatorRole } from '@/server/features/console';
-import { getDemoEnv } from '@/server/features/demos';
-import { bookingSettings } from '@/server/features/demos';
+import { getDemoEnv, bookingSettings } from '@/server/features/demos';
 import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/features/privacy';
 import { clientAddress } from '@/server/platform/http/client-address';
 import { nudgeQueueWorker } from '@/server/delivery/queue/runtime';

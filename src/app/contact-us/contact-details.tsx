@@ -1,6 +1,6 @@
 import { MapPin } from 'lucide-react';
 import { PostalAddress } from '@/components/ui/postal-address';
-import { contactChannels } from '@/content/site';
+import { contactChannels } from '@/content/contact-channels';
 
 /** The office address, phone and e-mail (spec §2, Contact Us), from src/content/site.ts. */
 export function ContactDetails() {

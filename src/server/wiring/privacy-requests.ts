@@ -4,8 +4,7 @@ import { readPrivacyValues, type PrivacyFormState } from '@/lib/privacy-request-
 import { visitorFormAction } from '../platform/http/form-post';
 import { nudgeQueueWorker } from '../delivery/queue/runtime';
 import { getRuntime } from '../platform/runtime';
-import { askForPrivacyLink } from '../features/privacy';
-import { confirmPrivacyRequest, type ConfirmResult } from '../features/privacy';
+import { askForPrivacyLink, confirmPrivacyRequest, type ConfirmResult } from '../features/privacy';
 import { personalDataOf } from './personal-data';
 
 /**

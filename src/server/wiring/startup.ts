@@ -1,6 +1,5 @@
 import 'server-only';
-import { ensureAdmins } from '../features/console';
-import { scheduleSpamDigest } from '../features/console';
+import { ensureAdmins, scheduleSpamDigest } from '../features/console';
 import { retryWithBackoff } from '@/lib/retry';
 import { closeDatabase, getDatabase, type Database } from '../platform/db';
 import { startDeliveryMonitor, type DeliveryMonitor } from './delivery-monitor';
@@ -9,8 +8,7 @@ import { getSiteEnv, type SiteEnv } from './env';
 import { installPeerAddressHeader } from '../platform/http/peer-address';
 import { errorFacts, log } from '../platform/log';
 import { purgeExpired } from './personal-data';
-import { forgetSentLinks } from '../features/privacy';
-import { forgetSentReplies } from '../features/privacy';
+import { forgetSentLinks, forgetSentReplies } from '../features/privacy';
 import { jobHandlers } from './jobs';
 import { startQueueWorker, stopQueueWorker } from '../delivery/queue/runtime';
 import { installGracefulShutdown } from '../platform/shutdown';

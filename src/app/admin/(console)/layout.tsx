@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { consoleNav, consoleText } from '@/content/console';
-import { requirePageOperator, consoleAuth } from '@/server/features/console';
+import { requirePageOperator, consoleAuth } from '@/server/features/console/routes';
 import { unreviewedSpamCount } from '@/server/features/console';
 import { mayHandlePrivacy, readPrivacySummary } from '@/server/features/privacy';
 import { signOutAction } from '../actions';

@@ -9,7 +9,7 @@ import {
   parsePage,
   type SearchParams,
 } from '@/lib/console/inbox-filter';
-import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import { describeDeliveries } from '@/server/features/contact';
 import { countLeads, listLeads } from '@/server/features/console';
 import {

@@ -1,8 +1,7 @@
 import { redirect } from 'next/navigation';
 import { describeFilter, parseInboxFilter, type SearchParams } from '@/lib/console/inbox-filter';
-import { SIGN_IN_PATH } from '@/server/features/console';
-import { exportEnquiries } from '@/server/features/console';
-import { consoleAuth, currentOperator } from '@/server/features/console';
+import { SIGN_IN_PATH, exportEnquiries } from '@/server/features/console';
+import { consoleAuth, currentOperator } from '@/server/features/console/routes';
 
 /** A byte-order mark first, so spreadsheet programs read the CSV as UTF-8. */
 const BOM = '\uFEFF';

@@ -3,8 +3,7 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { isHttps } from '@/lib/security/transport';
-import { bookFromForm } from '@/server/features/demos';
-import { BOOKING_COOKIE, BOOKING_TOKEN_MAX_AGE_MS } from '@/server/features/demos';
+import { bookFromForm, BOOKING_COOKIE, BOOKING_TOKEN_MAX_AGE_MS } from '@/server/features/demos';
 import type { BookOutcome } from '@/server/features/demos/types';
 import { visitorFormAction } from '@/server/platform/http/form-post';
 

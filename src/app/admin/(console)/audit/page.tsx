@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { auditActionLabels } from '@/content/console';
 import { parsePage } from '@/lib/console/inbox-filter';
 import { auditActions, listAudit, type AuditAction } from '@/server/platform/audit';
-import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import {
   buttonClass,
   Cell,

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import { getDemoEnv } from '@/server/features/demos';
 import { listDemos } from '@/server/features/console';
 import { cancelDemoAction } from '../../actions';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import { listOperators, operatorRoles } from '@/server/features/console';
 import { addOperatorAction, changeRoleAction, removeOperatorAction } from '../../actions';
 import {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { privacyConsoleText as text } from '@/content/console';
-import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import { listPrivacyRequests } from '@/server/features/privacy';
 import {
   buttonClass,

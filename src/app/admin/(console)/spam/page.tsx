@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { spamReasonText } from '@/content/console';
-import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import { listSpam } from '@/server/features/contact';
 import { releaseAction } from '../../actions';
 import { buttonClass, Cell, DataTable, EnquiryLink, Notice, PageHeading, Time } from '../../ui';

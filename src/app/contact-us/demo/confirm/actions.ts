@@ -3,8 +3,12 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { isHttps } from '@/lib/security/transport';
-import { confirmFromForm } from '@/server/features/demos';
-import { BOOKING_COOKIE, BOOKING_TOKEN_MAX_AGE_MS, CONFIRM_PATH } from '@/server/features/demos';
+import {
+  confirmFromForm,
+  BOOKING_COOKIE,
+  BOOKING_TOKEN_MAX_AGE_MS,
+  CONFIRM_PATH,
+} from '@/server/features/demos';
 import type { ConfirmOutcome } from '@/server/features/demos/types';
 import { visitorFormAction } from '@/server/platform/http/form-post';
 

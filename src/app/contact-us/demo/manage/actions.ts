@@ -2,8 +2,12 @@
 
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { cancelFromForm, rescheduleFromForm } from '@/server/features/demos';
-import { MANAGE_COOKIE, MANAGE_PATH } from '@/server/features/demos';
+import {
+  cancelFromForm,
+  rescheduleFromForm,
+  MANAGE_COOKIE,
+  MANAGE_PATH,
+} from '@/server/features/demos';
 import type { ManageOutcome } from '@/server/features/demos/types';
 import { visitorFormAction } from '@/server/platform/http/form-post';
 

@@ -3,15 +3,17 @@ import { notFound } from 'next/navigation';
 import { spamReasonText } from '@/content/console';
 import { contactFields, contactLabels } from '@/lib/contact-fields';
 import { offerDays } from '@/lib/demo/offer';
-import { consoleAuth, requirePageOperator } from '@/server/features/console';
-import { getDemoEnv } from '@/server/features/demos';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
+import {
+  getDemoEnv,
+  bookingSettings,
+  isChangeable,
+  isHeldAt,
+  rescheduleSlots,
+  bookedDemoOf,
+} from '@/server/features/demos';
 import { viewEnquiry } from '@/server/features/console';
-import { bookingSettings } from '@/server/features/demos';
-import { isChangeable } from '@/server/features/demos';
-import { isHeldAt } from '@/server/features/demos';
 import type { DemoBooking } from '@/server/features/demos/types';
-import { rescheduleSlots } from '@/server/features/demos';
-import { bookedDemoOf } from '@/server/features/demos';
 import { errorFacts, log } from '@/server/platform/log';
 import {
   acknowledgeAction,

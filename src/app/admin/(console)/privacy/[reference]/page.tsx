@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { privacyConsoleText as text } from '@/content/console';
 import { listOperators } from '@/server/features/console';
-import { consoleAuth, requirePageOperator } from '@/server/features/console';
+import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import { PRIVACY_REPLY_MAX, viewPrivacyRequest } from '@/server/features/privacy';
 import { assignPrivacyAction, replyPrivacyAction } from '../../../actions';
 import {

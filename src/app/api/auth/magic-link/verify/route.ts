@@ -1,4 +1,4 @@
-import { consoleAuth } from '@/server/features/console';
+import { consoleAuth } from '@/server/features/console/routes';
 
 /**
  * The sign-in link's target: better-auth checks the single-use token, starts the session (its
