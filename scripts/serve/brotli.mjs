@@ -81,7 +81,9 @@ export function withBrotli(handler, precompressed) {
     let stream = null;
     let headArgs = null;
 
+    let sending = false;
     res.writeHead = function (status, ...rest) {
+      if (sending) return writeHead.call(res, status);
       // Applied to the response now, sent with the first body bytes (when the encoding is known).
       res.statusCode = status;
       const headers = rest.find((arg) => typeof arg === 'object' && arg !== null);
@@ -92,8 +94,16 @@ export function withBrotli(handler, precompressed) {
       headArgs = [status];
       return res;
     };
+    // Through `res.writeHead` as wrapped by then (Next.js's gzip middleware listens to it, and
+    // waits for it before it passes on `drain` events), down to Node.js's own.
     const sendHead = () => {
-      if (!res.headersSent) writeHead.apply(res, headArgs ?? [res.statusCode]);
+      if (res.headersSent) return;
+      sending = true;
+      try {
+        res.writeHead(headArgs?.[0] ?? res.statusCode);
+      } finally {
+        sending = false;
+      }
     };
     const compressible = () =>
       !res.getHeader('content-encoding') &&
