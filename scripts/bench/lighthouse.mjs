@@ -71,6 +71,11 @@ export function summarize(lhr) {
     ttfbMs: audit('server-response-time'),
     pageWeightKiB: audit('total-byte-weight') / 1024,
     jsKiB: scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024,
+    /** The scripts without the page's own payload file (data, not code: defer-scripts.mts). */
+    codeKiB:
+      scripts
+        .filter((item) => !String(item.url).includes('/_next/static/deferred/'))
+        .reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024,
     jsUncompressedKiB: scripts.reduce((sum, item) => sum + (item.resourceSize ?? 0), 0) / 1024,
     requests: requests.length,
     /** Lighthouse's CPU benchmark of this machine at the time (higher is faster; ~1000+ on a desktop). */
