@@ -142,7 +142,7 @@ test.describe('other responses', () => {
     request,
   }) => {
     const html = await (await request.get('/')).text();
-    // Scripts are listed in the loader's `data-l` (scripts/build/defer-scripts.mts), the rest in
+    // Scripts are listed in the loader's `data-l` (scripts/build/defer-scripts.ts), the rest in
     // `src` and `href`.
     const deferred = /\bdata-l="([^"]+)"/.exec(html)?.[1]?.split(' ') ?? [];
     const assets = [

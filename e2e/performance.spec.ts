@@ -3,7 +3,7 @@ import { moduleTitles, pages } from './routes';
 
 /**
  * The speed budget's browser side (docs/performance.md, DESIGN.md §14): a prerendered page asks for
- * no script before it has loaded (scripts/build/defer-scripts.mts) and still hydrates; the
+ * no script before it has loaded (scripts/build/defer-scripts.ts) and still hydrates; the
  * navigation, the product tabs and the contact form work with JavaScript on and off.
  */
 

@@ -71,7 +71,7 @@ export function summarize(lhr) {
     ttfbMs: audit('server-response-time'),
     pageWeightKiB: audit('total-byte-weight') / 1024,
     jsKiB: scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024,
-    /** The scripts without the page's own payload file (data, not code: defer-scripts.mts). */
+    /** The scripts without the page's own payload file (data, not code: defer-scripts.ts). */
     codeKiB:
       scripts
         .filter((item) => !String(item.url).includes('/_next/static/deferred/'))

@@ -1,10 +1,10 @@
 // The step `npm run build` runs after `next build`: it needs the
 // prerendered HTML, which `compiler.runAfterProductionCompile` runs too early to see.
-// 1. Defers the scripts of each prerendered page to after `load` (defer-scripts.mts): one inline
+// 1. Defers the scripts of each prerendered page to after `load` (defer-scripts.ts): one inline
 //    loader per page, Next.js's inline payload moved into a file of its own under `static/`.
 // 2. Writes the CSP manifest (hashes of each prerendered page's inline scripts, from the rewritten
 //    pages) into the build.
-// 3. Precompresses the prerendered pages with brotli (precompress.mts), for `npm start`.
+// 3. Precompresses the prerendered pages with brotli (precompress.ts), for `npm start`.
 // 4. Completes the standalone bundle: the manifest, `.next/static` and `public/` (if any), which `next build`
 //    leaves out of `.next/standalone` (a CDN may serve them; here the server does).
 // Exits non-zero, so the build fails, when any of it cannot be done.
@@ -19,8 +19,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { CSP_MANIFEST_FILE, createCspManifest } from '../../src/server/security/csp-manifest';
-import { DEFERRED_FOLDER, deferScripts } from './defer-scripts.mts';
-import { precompressPages, readBodies, staticTextFiles } from './precompress.mts';
+import { DEFERRED_FOLDER, deferScripts } from './defer-scripts';
+import { precompressPages, readBodies, staticTextFiles } from './precompress';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const distName = process.env.NEXT_DIST_DIR ?? '.next';

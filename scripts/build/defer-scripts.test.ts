@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { inlineScriptHashes, scriptHash } from '@/lib/security/inline-scripts';
-import { deferScripts, LOADER } from './defer-scripts.mts';
+import { deferScripts, LOADER } from './defer-scripts';
 
 /** The shape of a page prerendered by Next.js 16 (Turbopack), shortened. */
 const page = [

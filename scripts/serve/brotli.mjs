@@ -1,7 +1,7 @@
 // Brotli for `npm start` (Next.js's own compression is gzip only): wraps the server's request
 // handler. For a GET whose client accepts `br`, Next.js is asked for the uncompressed body and
 // - a body sent whole (a prerendered page, a file under /_next/static/) is answered with its copy
-//   precompressed at build (scripts/build/precompress.mts, `<distDir>/precompressed/`) when there
+//   precompressed at build (scripts/build/precompress.ts, `<distDir>/precompressed/`) when there
 //   is one, else compressed here (quality 5; hashed static files are then kept in memory);
 // - a streamed body (a page rendered per request) is compressed as it streams (quality 5),
 //   flushed after each chunk so that streaming still reaches the visitor chunk by chunk.

@@ -1,6 +1,6 @@
 // Build step (scripts/build/after-build.mts): brotli at its best quality for what `npm start` sends
 // most, prepared once at build instead of on every request: the prerendered pages (after
-// defer-scripts.mts rewrote them) and the script and style files under `static/`. Each compressed
+// defer-scripts.ts rewrote them) and the script and style files under `static/`. Each compressed
 // body goes into a folder of its own, `<distDir>/precompressed/`, named by the SHA-256 of the
 // uncompressed body, with `index.json` listing them; scripts/serve/brotli.mjs serves a response
 // from there when its body matches one (docs/performance.md).
