@@ -142,9 +142,15 @@ test.describe('other responses', () => {
     request,
   }) => {
     const html = await (await request.get('/')).text();
+    // Scripts are listed in the loader's `data-l` (scripts/build/defer-scripts.ts), the rest in
+    // `src` and `href`.
+    const deferred = /\bdata-l="([^"]+)"/.exec(html)?.[1]?.split(' ') ?? [];
     const assets = [
-      ...html.matchAll(/(?:src|href)="(\/_next\/static\/[^"]+\.(?:js|css|woff2|svg))"/g),
-    ].map((m) => m[1]!);
+      ...deferred,
+      ...[...html.matchAll(/(?:src|href)="(\/_next\/static\/[^"]+\.(?:js|css|woff2|svg))"/g)].map(
+        (m) => m[1]!,
+      ),
+    ];
     expect(assets.some((asset) => asset.endsWith('.js'))).toBe(true);
     expect(assets.some((asset) => asset.endsWith('.css'))).toBe(true);
     expect(

@@ -1,11 +1,16 @@
-// `npm run bench`: builds the site into .next-bench, starts it, and measures
-//  - Lighthouse (mobile: simulated slow 4G, 4x CPU) three times per route -> medians vs budgets,
-//    beside an empty Next.js page built and measured the same way (the framework's floor), both
-//    over HTTPS and HTTP/2 through a TLS edge in front of `next start`, as visitors reach them;
+// `npm run bench`: builds the site into .next-bench, starts it as `npm start` does, and measures
+//  - the HTML document of every public page on the wire (HTTP/1.1, brotli), from the instance and
+//    through the reference edge (deploy/nginx.conf): one round trip (14,600 bytes) at most;
+//  - Lighthouse (mobile: simulated slow 4G, 4x CPU) five times per route -> medians vs budgets,
+//    side by side with the same pages without JavaScript served by nginx (the physical limit for
+//    this content; simulated and, with applied throttling, observed LCP: the ratios are printed)
+//    and an empty Next.js page built and measured the same way (the framework's floor), all over
+//    HTTPS and HTTP/2 (the site through a TLS edge in front of the instance);
 //  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate.
 // Writes bench-results/latest.json; exits 1 when a budget is missed.
 // Options: --skip-build (reuse .next-bench), --runs N, --only /path[,/path], --no-empty, --no-load,
-// --direct (Lighthouse over plain HTTP/1.1 to `next start`, without the TLS edge).
+// --no-observed (skip the runs with applied throttling),
+// --direct (Lighthouse over plain HTTP/1.1 to the instance, without the TLS edge).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +32,8 @@ import { prepareEmptyNext } from './bench/empty-next.mjs';
 import { measureEdgeThroughput } from './bench/edge-throughput.mjs';
 import { measureEnquiries } from './bench/enquiries.mjs';
 import { measureLoad } from './bench/http-load.mjs';
+import { documentBytes, PUBLIC_ROUTES } from './bench/document-bytes.mjs';
+import { startEdge, startNoJsCopy } from './bench/nginx-edge.mjs';
 import { lighthouseMedian } from './bench/lighthouse.mjs';
 import {
   budgetMisses,
@@ -47,6 +54,7 @@ const { values: options } = parseArgs({
     'no-empty': { type: 'boolean', default: false },
     'no-load': { type: 'boolean', default: false },
     direct: { type: 'boolean', default: false },
+    'no-observed': { type: 'boolean', default: false },
   },
 });
 const runs = Math.max(1, Number(options.runs));
@@ -95,13 +103,19 @@ async function measureEmptyPage() {
 
 /** Starts the site built in `distDir` (and its edge); `stop` stops both. */
 async function startSite(env) {
-  const server = await startNext(repo, PORT, {
-    ...env,
-    DATA_DIR: dataDir,
-    TRUST_PROXY: '1',
-    SITE_URL: options.direct ? `http://127.0.0.1:${PORT}` : `https://127.0.0.1:${EDGE_PORT}`,
-    LOG_LEVEL: 'warn',
-  });
+  // As `npm start` runs it: the standalone bundle, with brotli (scripts/start.mjs).
+  const server = await startNext(
+    repo,
+    PORT,
+    {
+      ...env,
+      DATA_DIR: dataDir,
+      TRUST_PROXY: '1',
+      SITE_URL: options.direct ? `http://127.0.0.1:${PORT}` : `https://127.0.0.1:${EDGE_PORT}`,
+      LOG_LEVEL: 'warn',
+    },
+    { script: path.join(repo, 'scripts', 'start.mjs') },
+  );
   const edge = await front(server, EDGE_PORT);
   return {
     server,
@@ -120,14 +134,62 @@ async function measureSite() {
     buildNext(repo, env);
   }
   const { server, edge, stop } = await startSite(env);
+  const noJs = await startNoJsCopy(server.url, routes, path.join(repo, distDir, 'static'));
   try {
-    section(`Lighthouse, mobile, ${runs} run(s) per route (medians), ${results.transport}`);
+    section('HTML document on the wire (HTTP/1.1, Accept-Encoding: br, gzip; headers included)');
+    const referenceEdge = await startEdge([new URL(server.url).host]);
+    results.documents = [];
+    try {
+      for (const route of PUBLIC_ROUTES) {
+        const direct = await documentBytes(`${server.url}${route}`);
+        await documentBytes(`${referenceEdge.url}${route}`); // fills the edge cache
+        const viaEdge = await documentBytes(`${referenceEdge.url}${route}`);
+        results.documents.push({ route, direct, edge: viaEdge });
+      }
+    } finally {
+      await referenceEdge.stop();
+    }
+    printTable(
+      ['route', 'npm start', 'encoding', 'headers', 'edge', 'encoding'],
+      results.documents.map((d) => [
+        d.route,
+        d.direct.bytes,
+        d.direct.encoding,
+        d.direct.headerBytes,
+        d.edge.bytes,
+        d.edge.encoding,
+      ]),
+    );
+
+    section(
+      `Lighthouse, mobile, ${runs} run(s) per route (medians), ${results.transport}; the no-JS copy from nginx`,
+    );
     results.lighthouse = [];
     for (const route of routes) {
       const m = await lighthouseMedian(`${edge.url}${route}`, runs);
-      results.lighthouse.push({ route, ...m });
+      const bare = await lighthouseMedian(`${noJs.url}${route}`, runs);
+      const observed = options['no-observed']
+        ? {}
+        : {
+            site: await lighthouseMedian(`${edge.url}${route}`, runs, {
+              throttlingMethod: 'devtools',
+            }),
+            bare: await lighthouseMedian(`${noJs.url}${route}`, runs, {
+              throttlingMethod: 'devtools',
+            }),
+          };
+      const row = {
+        route,
+        ...m,
+        noJsLcpMs: bare.lcpMs,
+        observedLcpMs: observed.site?.lcpMs ?? Number.NaN,
+        noJsObservedLcpMs: observed.bare?.lcpMs ?? Number.NaN,
+        noJs: bare,
+        observed,
+      };
+      results.lighthouse.push(row);
       console.log(
-        `${route}: perf ${fmt(m.performance, 2)}, LCP ${fmt(m.lcpMs)} ms, TBT ${fmt(m.tbtMs)} ms${m.errors.length ? `, errors: ${m.errors.join('; ')}` : ''}`,
+        `${route}: perf ${fmt(m.performance, 3)}, LCP ${fmt(m.lcpMs)} ms (no JS ${fmt(bare.lcpMs)}: ${fmt(m.lcpMs / bare.lcpMs, 2)}x), observed ${fmt(row.observedLcpMs)} ms (no JS ${fmt(row.noJsObservedLcpMs)}: ${fmt(row.observedLcpMs / row.noJsObservedLcpMs, 2)}x), TBT ${fmt(m.tbtMs)} ms${m.errors.length ? `, errors: ${m.errors.join('; ')}` : ''}`,
       );
     }
     if (!options['no-load']) {
@@ -184,6 +246,7 @@ async function measureSite() {
       if (Object.keys(e.refused).length) console.log('refused:', e.refused);
     }
   } finally {
+    await noJs.stop();
     await stop();
   }
 }
@@ -207,13 +270,33 @@ try {
   section('Budgets');
   results.misses = {};
   for (const m of results.lighthouse) {
-    const misses = budgetMisses(m, floor);
+    const misses = budgetMisses(m, floor, results.empty);
     if (m.runs < runs)
       misses.push(`only ${m.runs} of ${runs} Lighthouse runs completed: ${m.errors.join('; ')}`);
     if (misses.length) results.misses[m.route] = misses;
     if (m.failedAudits.length)
       console.log(`${m.route}: failed audits ${m.failedAudits.join(', ')}`);
   }
+  for (const d of results.documents ?? []) {
+    const misses = [];
+    for (const [where, sent] of [
+      ['npm start', d.direct],
+      ['edge', d.edge],
+    ])
+      if (!(sent.bytes <= BUDGETS.documentBytes))
+        misses.push(`document ${sent.bytes} bytes via ${where} > ${BUDGETS.documentBytes}`);
+    if (misses.length) results.misses[d.route] = [...(results.misses[d.route] ?? []), ...misses];
+  }
+  for (const r of results.edge ?? []) {
+    if (!(r.edge >= BUDGETS.edgeOverDisk * r.disk))
+      results.misses[`edge ${r.route}`] = [
+        `edge ${fmt(r.edge)} req/s < ${BUDGETS.edgeOverDisk} x nginx from disk ${fmt(r.disk)}`,
+      ];
+  }
+  if (results.empty)
+    console.log(
+      `TBT target where the framework allows: ${BUDGETS.tbtTargetMs} ms (empty Next.js page: ${fmt(results.empty.tbtMs)} ms)`,
+    );
   if (results.enquiries && results.enquiries.accepted !== results.enquiries.posted) {
     results.misses.enquiries = [
       `${results.enquiries.posted - results.enquiries.accepted} enquiries refused`,

@@ -1,7 +1,12 @@
 // `npm start`: runs the standalone server that `npm run build` produced, in this
 // process so signals reach it directly. The server changes into its own directory, so a relative
 // DATA_DIR is resolved here first, against the directory `npm start` was run from.
+// Responses go out with brotli to clients that accept it (scripts/serve/brotli.mjs).
 import path from 'node:path';
+import { installBrotli } from './serve/brotli.mjs';
 
+const distName = process.env.NEXT_DIST_DIR ?? '.next';
+const standalone = path.resolve(import.meta.dirname, '..', distName, 'standalone');
 process.env.DATA_DIR = path.resolve(process.env.DATA_DIR || '.data');
-await import(path.resolve(import.meta.dirname, '../.next/standalone/server.js'));
+installBrotli(path.join(standalone, distName));
+await import(path.join(standalone, 'server.js'));

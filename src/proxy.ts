@@ -46,8 +46,12 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const manageLink = manageLinkResponse(request, isHttpsSite());
   if (manageLink)
     return withHeaders(manageLink, contentSecurityPolicy({ scriptHashes: [], https }), https);
+  // A form posted without JavaScript (or before the page hydrated) to a prerendered path is
+  // answered with a page rendered for it, whose scripts are not the prerendered page's: a nonce.
+  const readOnly = request.method === 'GET' || request.method === 'HEAD';
   const response =
-    (!development && servePrerendered(request, https)) || renderWithNonce(request, https);
+    (!development && readOnly && servePrerendered(request, https)) ||
+    renderWithNonce(request, https);
   return isPrivatePath(request.nextUrl.pathname) ? privately(response) : response;
 }
 

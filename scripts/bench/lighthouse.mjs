@@ -10,7 +10,7 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
  * Lighthouse fails or takes longer than LIGHTHOUSE_TIMEOUT_MS (Chromium is killed either way).
  * @param {string} url
  */
-export async function lighthouseRun(url) {
+export async function lighthouseRun(url, { throttlingMethod = 'simulate' } = {}) {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,
     // The bench's TLS edge uses a throwaway self-signed certificate.
@@ -31,6 +31,8 @@ export async function lighthouseRun(url) {
       logLevel: 'error',
       onlyCategories: CATEGORIES,
       maxWaitForLoad: 45_000,
+      // 'simulate' (Lantern, what PageSpeed Insights shows) or 'devtools' (applied throttling).
+      throttlingMethod,
     });
     const result = await Promise.race([run, timeout]);
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
@@ -69,6 +71,11 @@ export function summarize(lhr) {
     ttfbMs: audit('server-response-time'),
     pageWeightKiB: audit('total-byte-weight') / 1024,
     jsKiB: scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024,
+    /** The scripts without the page's own payload file (data, not code: defer-scripts.ts). */
+    codeKiB:
+      scripts
+        .filter((item) => !String(item.url).includes('/_next/static/deferred/'))
+        .reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024,
     jsUncompressedKiB: scripts.reduce((sum, item) => sum + (item.resourceSize ?? 0), 0) / 1024,
     requests: requests.length,
     /** Lighthouse's CPU benchmark of this machine at the time (higher is faster; ~1000+ on a desktop). */
@@ -86,16 +93,16 @@ export function median(values) {
 }
 
 /**
- * `runs` Lighthouse runs of `url`, one after the other: the median of each value, the failed audits
+ * `runs` Lighthouse runs of `url` (options as {@link lighthouseRun}), one after the other: the median of each value, the failed audits
  * of any run, and the errors of runs that did not complete (retried).
  */
-export async function lighthouseMedian(url, runs) {
+export async function lighthouseMedian(url, runs, options = {}) {
   const results = [];
   const errors = [];
   // A run that fails (Chromium occasionally loses the trace: NO_NAVSTART) is retried, twice at most.
   for (let attempt = 0; results.length < runs && attempt < runs + 2; attempt += 1) {
     try {
-      results.push(await lighthouseRun(url));
+      results.push(await lighthouseRun(url, options));
     } catch (error) {
       errors.push(String(error instanceof Error ? error.message : error));
     }

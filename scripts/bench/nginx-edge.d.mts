@@ -13,3 +13,9 @@ export type Edge = {
 export function fillTemplate(template: string, values: Record<string, string>): string;
 export function startEdge(upstreams: string[], failTimeoutS?: number): Promise<Edge>;
 export function startStaticNginx(root: string): Promise<{ url: string; stop(): Promise<void> }>;
+export function withoutScripts(html: string): string;
+export function startNoJsCopy(
+  siteUrl: string,
+  routes: string[],
+  staticDir: string,
+): Promise<{ url: string; stop(): Promise<void> }>;

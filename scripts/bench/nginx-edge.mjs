@@ -164,3 +164,69 @@ http {
   const nginx = await runNginx(dir, conf, port);
   return { url: `https://127.0.0.1:${port}`, stop: nginx.stop };
 }
+
+/** A script, or a script preload hint, in HTML (as src/lib/security/inline-scripts.ts strips them). */
+const SCRIPT = /<script\b([^>]*)>[\s\S]*?<\/script\s*>/gi;
+const SCRIPT_PRELOAD = /<link\b(?=[^>]*\bas="script")[^>]*>/gi;
+
+/** `html` without the scripts a browser would run (JSON-LD and other data blocks stay). */
+export function withoutScripts(html) {
+  return html
+    .replace(SCRIPT, (whole, attributes) =>
+      /\btype\s*=\s*"application\/(ld\+)?json"/i.test(attributes) ? whole : '',
+    )
+    .replace(SCRIPT_PRELOAD, '');
+}
+
+/**
+ * The physical limit for the site's content: each of `routes` as the site serves it now, with
+ * every script removed, served by nginx from disk over TLS and HTTP/2 with brotli and gzip; the
+ * files they use (/_next/static/ and the rest) from `staticDir` or, failing that, from the site.
+ * @param {string} siteUrl the running site (plain HTTP)
+ * @param {string[]} routes
+ * @param {string} staticDir the build's `static` folder
+ * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ */
+export async function startNoJsCopy(siteUrl, routes, staticDir) {
+  const dir = await runDirectory();
+  const root = path.join(dir, 'pages');
+  for (const route of routes) {
+    const response = await fetch(siteUrl + route);
+    if (!response.ok) throw new Error(`no-JS copy: ${route} answered ${response.status}`);
+    const file = path.join(root, route === '/' ? 'index.html' : `${route.slice(1)}.html`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, withoutScripts(await response.text()));
+  }
+  const port = await freePort();
+  const conf = `load_module /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so;
+worker_processes auto;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/client_body; proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  include /etc/nginx/mime.types;
+  gzip on;
+  gzip_types text/css application/javascript image/svg+xml;
+  brotli on;
+  brotli_types text/html text/css application/javascript image/svg+xml;
+  server {
+    listen 127.0.0.1:${port} ssl http2;
+    ssl_certificate ${dir}/cert.pem;
+    ssl_certificate_key ${dir}/key.pem;
+    root ${root};
+    location /_next/static/ {
+      alias ${staticDir}/;
+      add_header Cache-Control "public, max-age=31536000, immutable";
+    }
+    location = / { default_type text/html; try_files /index.html @site; }
+    location / { default_type text/html; try_files $uri.html @site; }
+    location @site { proxy_pass ${siteUrl}; }
+  }
+}
+`;
+  const nginx = await runNginx(dir, conf, port);
+  return { url: `https://127.0.0.1:${port}`, stop: nginx.stop };
+}

@@ -6,7 +6,7 @@ import { BUDGETS } from './config.mjs';
  * @param {Record<string, number>} m medians of one route
  * @param {number} jsFloorKiB first-load JS of the empty Next.js page
  */
-export function budgetMisses(m, jsFloorKiB) {
+export function budgetMisses(m, jsFloorKiB, floor = {}) {
   const misses = [];
   const atLeast = (key, min, label) =>
     !(m[key] >= min) && misses.push(`${label} ${fmt(m[key], 2)} < ${min}`);
@@ -20,7 +20,21 @@ export function budgetMisses(m, jsFloorKiB) {
   below('tbtMs', BUDGETS.tbtMs, 'TBT ms');
   below('cls', BUDGETS.cls, 'CLS', 3);
   below('pageWeightKiB', BUDGETS.pageWeightKiB, 'weight KiB');
-  if (Number.isFinite(jsFloorKiB)) below('jsKiB', jsFloorKiB + BUDGETS.jsOverFloorKiB, 'JS KiB');
+  const notAbove = (value, max, label, digits = 0) =>
+    Number.isFinite(value) &&
+    !(value <= max) &&
+    misses.push(`${label} ${fmt(value, digits)} > ${fmt(max, digits)}`);
+  if (Number.isFinite(jsFloorKiB))
+    notAbove(m.codeKiB, jsFloorKiB + BUDGETS.jsOverFloorKiB, 'script code KiB', 1);
+  notAbove(m.lcpMs / m.noJsLcpMs, BUDGETS.lcpOverNoJs, 'LCP / no-JS', 2);
+  notAbove(
+    m.observedLcpMs / m.noJsObservedLcpMs,
+    BUDGETS.observedLcpOverNoJs,
+    'observed LCP / no-JS',
+    2,
+  );
+  if (Number.isFinite(floor.tbtMs))
+    notAbove(m.tbtMs, floor.tbtMs + BUDGETS.tbtOverFloorMs, 'TBT ms (empty Next.js page)');
   return misses;
 }
 
@@ -49,11 +63,17 @@ export function lighthouseRow(name, m) {
     fmt(m.seo, 2),
     fmt(m.fcpMs),
     fmt(m.lcpMs),
+    fmt(m.noJsLcpMs),
+    fmt(m.lcpMs / m.noJsLcpMs, 2),
+    fmt(m.observedLcpMs),
+    fmt(m.noJsObservedLcpMs),
+    fmt(m.observedLcpMs / m.noJsObservedLcpMs, 2),
     fmt(m.tbtMs),
     fmt(m.cls, 3),
     fmt(m.ttfbMs),
     fmt(m.pageWeightKiB, 1),
     fmt(m.jsKiB, 1),
+    fmt(m.codeKiB, 1),
     fmt(m.jsUncompressedKiB, 1),
     fmt(m.benchmarkIndex),
   ];
@@ -67,11 +87,17 @@ export const LIGHTHOUSE_HEADERS = [
   'seo',
   'FCP ms',
   'LCP ms',
+  'no-JS',
+  'ratio',
+  'obs LCP',
+  'no-JS',
+  'ratio',
   'TBT ms',
   'CLS',
   'TTFB ms',
   'weight KiB',
   'JS KiB gz',
+  'code KiB',
   'JS KiB raw',
   'CPU index',
 ];

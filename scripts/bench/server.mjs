@@ -35,11 +35,11 @@ export function buildNext(cwd, env) {
 }
 
 /**
- * Starts `next start` on `port` in its own process group and waits until `/` answers; throws
+ * Starts `next start` (or `script`) on `port` in its own process group and waits until `/` answers; throws
  * when something already answers on `port` (it would be measured instead) or the server exits.
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
  */
-export async function startNext(cwd, port, env, { timeoutMs = 60_000 } = {}) {
+export async function startNext(cwd, port, env, { timeoutMs = 60_000, script } = {}) {
   const url = `http://127.0.0.1:${port}`;
   // A server left on the port (e.g. by an interrupted bench) would answer in place of this one.
   const stale = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
@@ -48,9 +48,17 @@ export async function startNext(cwd, port, env, { timeoutMs = 60_000 } = {}) {
   );
   if (stale) throw new Error(`${url} already answers: stop what listens on port ${port} first`);
   const next = path.join(cwd, 'node_modules', 'next', 'dist', 'bin', 'next');
-  const child = spawn(process.execPath, [next, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  // `script` (e.g. scripts/start.mjs, as `npm start` runs) instead of `next start`.
+  const args = script ? [script] : [next, 'start', '-p', String(port), '-H', '127.0.0.1'];
+  const child = spawn(process.execPath, args, {
     cwd,
-    env: { ...process.env, NODE_ENV: 'production', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });

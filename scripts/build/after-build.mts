@@ -1,20 +1,46 @@
 // The step `npm run build` runs after `next build`: it needs the
 // prerendered HTML, which `compiler.runAfterProductionCompile` runs too early to see.
-// 1. Writes the CSP manifest (hashes of each prerendered page's inline scripts) into the build.
-// 2. Completes the standalone bundle: the manifest, `.next/static` and `public/` (if any), which `next build`
+// 1. Defers the scripts of each prerendered page to after `load` (defer-scripts.ts): one inline
+//    loader per page, Next.js's inline payload moved into a file of its own under `static/`.
+// 2. Writes the CSP manifest (hashes of each prerendered page's inline scripts, from the rewritten
+//    pages) into the build.
+// 3. Precompresses the prerendered pages with brotli (precompress.ts), for `npm start`.
+// 4. Completes the standalone bundle: the manifest, `.next/static` and `public/` (if any), which `next build`
 //    leaves out of `.next/standalone` (a CDN may serve them; here the server does).
 // Exits non-zero, so the build fails, when any of it cannot be done.
-import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import {
   CSP_MANIFEST_FILE,
   createCspManifest,
 } from '../../src/server/platform/security/csp-manifest';
+import { DEFERRED_FOLDER, deferScripts } from './defer-scripts';
+import { precompressPages, readBodies, staticTextFiles } from './precompress';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const distName = process.env.NEXT_DIST_DIR ?? '.next';
 const distDir = path.resolve(root, distName);
 const standalone = path.join(distDir, 'standalone');
+
+const appDir = path.join(distDir, 'server', 'app');
+const pageFiles = readdirSync(appDir, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.html'))
+  .sort();
+mkdirSync(path.join(distDir, 'static', DEFERRED_FOLDER), { recursive: true });
+for (const file of pageFiles) {
+  const { html, payload } = deferScripts(readFileSync(path.join(appDir, file), 'utf8'));
+  writeFileSync(path.join(appDir, file), html);
+  writeFileSync(path.join(distDir, payload.path.replace(/^\/_next\//, '')), payload.text);
+}
+console.log(`Scripts deferred to after load on ${pageFiles.length} prerendered pages.`);
 
 const manifest = createCspManifest(distDir);
 const json = JSON.stringify(manifest);
@@ -29,6 +55,19 @@ if (!existsSync(path.join(standalone, 'server.js')))
   );
 const bundledDist = path.join(standalone, path.relative(root, distDir));
 writeFileSync(path.join(bundledDist, CSP_MANIFEST_FILE), json);
+// `next build` copied the pages into the bundle before they were rewritten; a server run before
+// this step may have cached the originals in the bundle (Next.js 16.4's route cache): dropped.
+rmSync(path.join(bundledDist, 'server', 'route-cache'), { recursive: true, force: true });
+for (const file of pageFiles)
+  cpSync(path.join(appDir, file), path.join(bundledDist, 'server', 'app', file));
+const precompressed = precompressPages(
+  [
+    ...pageFiles.map((file) => readFileSync(path.join(appDir, file))),
+    ...readBodies(staticTextFiles(distDir)),
+  ],
+  [distDir, bundledDist],
+);
+console.log(`Brotli: ${precompressed} prerendered pages, scripts and styles precompressed.`);
 cpSync(path.join(distDir, 'static'), path.join(bundledDist, 'static'), { recursive: true });
 const publicDir = path.join(root, 'public');
 if (existsSync(publicDir)) cpSync(publicDir, path.join(standalone, 'public'), { recursive: true });

@@ -1,0 +1,96 @@
+import { expect, test, type Page } from './fixtures';
+import { moduleTitles, pages } from './routes';
+
+/**
+ * The speed budget's browser side (docs/performance.md, DESIGN.md §14): a prerendered page asks for
+ * no script before it has loaded (scripts/build/defer-scripts.ts) and still hydrates; the
+ * navigation, the product tabs and the contact form work with JavaScript on and off.
+ */
+
+const isMobile = (name: string) => name === 'mobile';
+
+/** Pages rendered per request keep Next.js's own script tags (no build step sees them). */
+const prerendered = pages.filter(({ path }) => path !== '/contact-us');
+
+/** Waits until React has hydrated the page (the header's client components attach its root). */
+async function hydrated(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))),
+    )
+    .toBe(true);
+}
+
+test('no script is requested before the page has loaded; the page then hydrates', async ({
+  page,
+}) => {
+  for (const { path } of prerendered) {
+    await page.goto(path);
+    await hydrated(page);
+    const timing = await page.evaluate(() => {
+      const [navigation] = performance.getEntriesByType(
+        'navigation',
+      ) as PerformanceNavigationTiming[];
+      const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((entry) => entry.initiatorType === 'script' || /\.js(\?|$)/.test(entry.name))
+        .map((entry) => entry.startTime);
+      return { loaded: navigation!.loadEventStart, scripts };
+    });
+    expect(timing.scripts.length, path).toBeGreaterThan(0);
+    expect(Math.min(...timing.scripts), path).toBeGreaterThanOrEqual(timing.loaded);
+  }
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test('the Products menu opens and leads to a module', async ({ page }, { project }) => {
+      test.skip(isMobile(project.name), 'desktop navigation');
+      await page.goto('/about-us');
+      if (javaScriptEnabled) await hydrated(page);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const menu = nav.locator('details ul');
+      await expect(menu).toBeHidden();
+      await nav.getByText('Products', { exact: true }).click();
+      await expect(menu).toBeVisible();
+      await expect(menu.getByRole('link')).toHaveText([...moduleTitles]);
+      await menu.getByRole('link', { name: 'Laboratory' }).click();
+      await expect(page).toHaveURL(/\/products\/2$/);
+      await expect(page.getByRole('tab', { selected: true })).toHaveText('Laboratory');
+    });
+
+    test('the product tabs switch modules', async ({ page }) => {
+      await page.goto('/products/0');
+      if (javaScriptEnabled) await hydrated(page);
+      await expect(page.getByRole('tab', { selected: true })).toHaveText(moduleTitles[0]);
+      await page.getByRole('tab', { name: 'Billing & Accounting' }).click();
+      await expect(page).toHaveURL(/\/products\/5$/);
+      await expect(page.getByRole('tab', { selected: true })).toHaveText('Billing & Accounting');
+      await expect(page.getByRole('tabpanel').getByRole('heading', { level: 2 })).toHaveText(
+        'Billing & Accounting',
+      );
+    });
+
+    test('the footer reaches every page at 375 px', async ({ page }, { project }) => {
+      test.skip(!isMobile(project.name), 'mobile layout');
+      await page.goto('/');
+      if (javaScriptEnabled) await hydrated(page);
+      const footer = page.getByRole('contentinfo');
+      await footer.getByRole('link', { name: 'Contact Us' }).first().click();
+      await expect(page).toHaveURL(/\/contact-us$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contact Us');
+    });
+
+    test('the contact form shows its fields and refuses an empty form', async ({ page }) => {
+      await page.goto('/contact-us');
+      if (javaScriptEnabled) await hydrated(page);
+      const form = page.locator('form').filter({ has: page.getByLabel('Organization') });
+      await expect(form.getByLabel('Organization')).toBeVisible();
+      await form.getByRole('button', { name: /send|submit/i }).click();
+      // The browser blocks it (required fields): still on the form, nothing posted.
+      await expect(page).toHaveURL(/\/contact-us$/);
+      await expect(form.getByLabel('Organization')).toBeVisible();
+    });
+  });
+}
