@@ -11,7 +11,7 @@ export { bookFromForm, cancelFromForm, confirmFromForm, rescheduleFromForm } fro
 export { isHeldAt } from './holds';
 export { demoJobs } from './jobs';
 export { MANAGE_REFERRER_POLICY } from './manage-link';
-export { cancelDemoOf, listUpcomingDemos } from './operator';
+export { cancelDemoOf, listUpcomingDemos } from './upcoming';
 export { demosPersonalData } from './personal-data';
 export { bookingSettings, isBookingOn } from './rules';
 export type { DemoEnv } from './rules';

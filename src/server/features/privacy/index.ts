@@ -22,5 +22,5 @@ export {
   readPrivacySummary,
   replyToPrivacyRequest,
   viewPrivacyRequest,
-} from './requests';
+} from './handling';
 export { privacyPersonalData, purgeExpired } from './retention';

@@ -26,7 +26,7 @@ import {
   readPrivacySummary,
   replyToPrivacyRequest,
   viewPrivacyRequest,
-} from './requests';
+} from './handling';
 
 const DAY_MS = 86_400_000;
 const admin: Actor = { email: 'boss@nirmaya.example', role: 'admin' };

@@ -8,8 +8,9 @@ import { cancelDemo } from './commands/cancel';
 import type { BookingSettings, OperatorCancel, UpcomingDemo } from './types';
 
 /**
- * The operator's demo operations, for the `leads` CLI (`leads demos`, `leads cancel`; the
- * cancellation that comes before an erasure is in personal-data.ts).
+ * The upcoming demos as an operator sees them, and cancelling one by its enquiry's reference, for
+ * the console and the `leads` CLI (`leads demos`, `leads cancel`); the cancellation that comes
+ * before an erasure is in personal-data.ts.
  */
 
 /** Live demos that have not started at `now` (ms), soonest first, for `leads demos`. */
