@@ -46,7 +46,7 @@ export const consoleText = {
   },
 } as const;
 
-/** A quarantine reason (src/server/contact/submit.ts) in words, for the spam list. */
+/** A quarantine reason (src/server/features/contact/submit.ts) in words, for the spam list. */
 export const spamReasons: Record<string, string> = {
   honeypot: 'filled in the hidden field only bots see',
   missing: 'posted without the form’s signed token (not sent from the page)',

@@ -7,7 +7,7 @@ export type RequestErrorText = { title: string; paragraphs: string[] };
 const number = (n: number) => n.toLocaleString('en-IN');
 
 /**
- * The pages the proxy answers a bad request with (src/server/http/request-guard.ts), by status.
+ * The pages the proxy answers a bad request with (src/server/platform/http/request-guard.ts), by status.
  * 404 uses the site's 404 page (src/app/not-found.tsx).
  */
 export const requestErrors = {

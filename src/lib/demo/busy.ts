@@ -6,7 +6,7 @@ import type { Interval } from './slots';
 /**
  * A host's busy times from the text of one of their iCalendar feeds (the secret address Google
  * Calendar and Microsoft 365 publish). Pure: parsing and recurrence expansion by
- * `node-ical`, no I/O (src/server/demos/feeds.ts fetches the feeds).
+ * `node-ical`, no I/O (src/server/features/demos/feeds.ts fetches the feeds).
  */
 
 const day = 24 * 60 * 60_000;
@@ -75,7 +75,7 @@ function allDay(start: Date, end: Date, timeZone: string): Interval {
  * (`STATUS:CANCELLED`, also a single cancelled instance). All-day events take their whole days in
  * the calendar's own zone (`X-WR-TIMEZONE`), else in `timeZone` (the provider's, `DEMO_TIMEZONE`).
  * Synchronous and CPU-bound (a hostile feed can take seconds): the server calls it in a worker
- * thread (src/server/demos/feed-worker.ts), never on its event loop.
+ * thread (src/server/features/demos/feed-worker.ts), never on its event loop.
  * @param maxInstances most instances overlapping the window, all events together (default
  * MAX_FEED_INSTANCES)
  * @throws TooManyInstancesError when the feed has more than `maxInstances` instances in the window,

@@ -2,8 +2,8 @@ import 'server-only';
 import { z } from 'zod';
 
 /**
- * Zod pieces for environment variables, shared by src/server/env.ts and the capabilities whose
- * variables it composes (src/server/demos/rules.ts). An empty variable (`FOO=` in a .env file)
+ * Zod pieces for environment variables, shared by src/server/platform/env.ts and the capabilities whose
+ * variables it composes (src/server/features/demos/rules.ts). An empty variable (`FOO=` in a .env file)
  * counts as unset everywhere.
  */
 

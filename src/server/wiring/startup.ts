@@ -23,7 +23,7 @@ const HOUR_MS = 3_600_000;
  * the graceful shutdown, opens and migrates the database (PGlite's first open takes a second or
  * two, better here than on the first enquiry), then starts the queue worker, the delivery monitor
  * and the purge of enquiries past LEADS_RETENTION_DAYS and of sent privacy replies (now and daily). The demo hosts' busy feeds
- * are fetched from the start, database or not (src/server/demos/feeds.ts).
+ * are fetched from the start, database or not (src/server/features/demos/feeds.ts).
  * A database that is down is retried in the background with capped backoff (1 s doubling to 30 s,
  * each failure logged as `database.unavailable`) and the rest starts once it answers, without a
  * restart; meanwhile pages serve, the form says it could not save and

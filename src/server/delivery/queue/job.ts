@@ -55,7 +55,7 @@ export type Registration = {
 
 /**
  * Registers `handler` for the jobs of `kind`, with its retry policy and concurrency; the result
- * goes into the list a worker is created with (src/server/jobs.ts builds that list).
+ * goes into the list a worker is created with (src/server/wiring/jobs.ts builds that list).
  */
 export function handle<Payload>(
   kind: JobKind<Payload>,

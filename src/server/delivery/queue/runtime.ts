@@ -8,7 +8,7 @@ const holder = globalThis as typeof globalThis & { __nirmayaQueueWorker?: QueueW
 
 /**
  * Starts this process's queue worker once (kept on `globalThis` across module reloads) with the
- * handlers in `registrations` (src/server/jobs.ts decides which, from the configuration). Jobs of
+ * handlers in `registrations` (src/server/wiring/jobs.ts decides which, from the configuration). Jobs of
  * a kind without a handler wait as pending (and ring the alarm once due) until one is registered.
  * With no registration, no worker runs.
  */

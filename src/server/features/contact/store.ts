@@ -45,7 +45,7 @@ export type Quarantine = {
  * queued in the same transaction (the transactional outbox): once this resolves, they will be sent
  * even if the process dies. With `quarantine`, the enquiry is stored with verdict `spam` and its
  * reason and nothing is queued; a lead (new consent, DPDP Act s.6) also lifts the suppression of
- * its address (src/server/privacy/suppression.ts), a quarantined one does not; quarantined enquiries count toward the client's rate
+ * its address (src/server/platform/people/suppression.ts), a quarantined one does not; quarantined enquiries count toward the client's rate
  * limit, and past `quarantine.maxPerHour` in the current hour they are not stored (the counters
  * still are). The same `submissionId` (the form token's nonce) stored twice, one after the other
  * or at the same time on several instances (the edge re-sends a post an instance dropped), yields

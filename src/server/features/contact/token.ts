@@ -8,7 +8,7 @@ import { defineSignedToken, ISSUED_AT } from '../../platform/security/signed-tok
  * a honeypot alone misses bots that post directly).
  *
  * Format: `v1.<issued-at, ms, base 36>.<nonce, 16 random bytes, base64url>.<HMAC-SHA-256,
- * base64url>`, signed under the label `form-token` (src/server/security/signed-token.ts).
+ * base64url>`, signed under the label `form-token` (src/server/platform/security/signed-token.ts).
  */
 
 /** A human needs longer than this to fill in the form (ms). */

@@ -3,7 +3,7 @@ import { defineSignedToken, ISSUED_AT } from '../../platform/security/signed-tok
 
 /**
  * The three signed tokens of demo booking, thin definitions on the one signed-token helper
- * (src/server/security/signed-token.ts), each under its own label so neither passes for the other:
+ * (src/server/platform/security/signed-token.ts), each under its own label so neither passes for the other:
  *
  * - Booking token: only the visitor who made an enquiry can book a demo for it. The confirmation
  *   of an accepted enquiry carries a token that binds the lead's id (never shown; the bare

@@ -10,7 +10,7 @@ export const PRIVACY_LINK_MAX_AGE_MS = 24 * 60 * 60 * 1000;
  * The link e-mailed for a privacy request: it proves the address is the requester's and carries
  * the whole request, so nothing is stored before it is confirmed. Format:
  * `p1.<kind>.<address, base64url>.<details, base64url>.<nonce>.<requested at, ms base 36>.<sig>`,
- * label `privacy-request`, signed with the site secret (src/server/security/signed-token.ts).
+ * label `privacy-request`, signed with the site secret (src/server/platform/security/signed-token.ts).
  */
 const linkToken = defineSignedToken({
   purpose: 'privacy-request',

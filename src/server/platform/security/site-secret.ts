@@ -9,9 +9,9 @@ const cache = new WeakMap<Db, Promise<string>>();
 
 /**
  * The site secret: the key that signs every token (form, booking, manage link;
- * src/server/security/signed-token.ts) and proof-of-work challenge, and salts client-address
+ * src/server/platform/security/signed-token.ts) and proof-of-work challenge, and salts client-address
  * hashes. `configured` (`FORM_SECRET`) when set, and every instance must share it; it is required
- * with PostgreSQL (src/server/env.ts), so a dump of a shared database never holds the key. Only the
+ * with PostgreSQL (src/server/platform/env.ts), so a dump of a shared database never holds the key. Only the
  * embedded PGlite database, private to one process, gets a random key generated once and stored in
  * it. Computed once per database handle.
  * @param db the database holding the generated key
