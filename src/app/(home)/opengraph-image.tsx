@@ -1,10 +1,6 @@
 import { home } from '@/content/home';
 import { site } from '@/content/site';
-import {
-  renderShareImage,
-  shareImageAlt,
-  type ShareImageText,
-} from '@/components/seo/share-image';
+import { renderShareImage, shareImageAlt, type ShareImageText } from '@/components/seo/share-image';
 
 export { size, contentType } from '@/components/seo/share-image';
 
