@@ -1,33 +1,18 @@
 import '@test/quiet-logs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { jobs } from '../delivery/queue/schema';
-import { leads } from '../features/contact/schema';
 import { privacyRequests } from '../features/privacy/schema';
-import { rateLimits } from '../platform/rate-limit/schema';
-import { submitEnquiry } from '../features/contact/submit';
-import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
-import { deps, formData, request } from '@test/enquiry';
+import { backends, backendTitle } from '@test/databases';
+import { useEnquiryDatabase } from '@test/enquiry-database';
 import { acknowledgeFailedNotifications, retryFailedNotifications } from './delivery-retry';
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(
     backendTitle('retrying and acknowledging deliveries by reference', backend),
     () => {
-      let database: TestDatabase;
-      beforeAll(async () => {
-        database = await openTestDatabase(backend.kind);
-      });
-      afterAll(() => database?.dispose());
-      beforeEach(async () => {
-        // Jobs belong to their enquiry by `owner` only (no foreign key): cleared with the enquiries.
-        await database.db.delete(jobs);
-        await database.db.delete(leads);
-        await database.db.delete(rateLimits);
-      });
-
-      const submit = (values: Parameters<typeof formData>[0]) =>
-        submitEnquiry(formData(values), request(), deps(database.db));
+      const database = useEnquiryDatabase(backend.kind);
+      const { submit } = database;
 
       it('re-queues failed notifications', async () => {
         await submit({});

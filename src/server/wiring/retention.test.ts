@@ -1,5 +1,5 @@
 import '@test/quiet-logs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { demoBookings } from '../features/demos/schema';
@@ -8,7 +8,8 @@ import { leads } from '../features/contact/schema';
 import { privacyRequests } from '../features/privacy/schema';
 import { rateLimits } from '../platform/rate-limit/schema';
 import { submitEnquiry } from '../features/contact/submit';
-import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
+import { backends, backendTitle } from '@test/databases';
+import { useEnquiryDatabase } from '@test/enquiry-database';
 import { deps, formData, request } from '@test/enquiry';
 import { listLeads } from '../features/contact/inbox';
 import { releaseSpam } from '../features/contact/quarantine';
@@ -19,20 +20,8 @@ for (const backend of backends) {
   describe.skipIf(backend.skipReason)(
     backendTitle('the daily purge over every registration', backend),
     () => {
-      let database: TestDatabase;
-      beforeAll(async () => {
-        database = await openTestDatabase(backend.kind);
-      });
-      afterAll(() => database?.dispose());
-      beforeEach(async () => {
-        // Jobs belong to their enquiry by `owner` only (no foreign key): cleared with the enquiries.
-        await database.db.delete(jobs);
-        await database.db.delete(leads);
-        await database.db.delete(rateLimits);
-      });
-
-      const submit = (values: Parameters<typeof formData>[0]) =>
-        submitEnquiry(formData(values), request(), deps(database.db));
+      const database = useEnquiryDatabase(backend.kind);
+      const { submit } = database;
 
       it('purges enquiries older than the retention period with their jobs', async () => {
         await submit({ subject: 'old' });

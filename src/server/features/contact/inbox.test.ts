@@ -1,9 +1,9 @@
 import '@test/quiet-logs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { jobs } from '../../delivery/queue/schema';
-import { rateLimits } from '../../platform/rate-limit/schema';
-import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
+import { backends, backendTitle } from '@test/databases';
+import { useEnquiryDatabase } from '@test/enquiry-database';
 import { deps, formData, request } from '@test/enquiry';
 import { leads } from './schema';
 import { submitEnquiry } from './submit';
@@ -32,20 +32,8 @@ for (const backend of backends) {
   describe.skipIf(backend.skipReason)(
     backendTitle('stored enquiries: inbox, export, quarantine, erasure by address', backend),
     () => {
-      let database: TestDatabase;
-      beforeAll(async () => {
-        database = await openTestDatabase(backend.kind);
-      });
-      afterAll(() => database?.dispose());
-      beforeEach(async () => {
-        // Jobs belong to their enquiry by `owner` only (no foreign key): cleared with the enquiries.
-        await database.db.delete(jobs);
-        await database.db.delete(leads);
-        await database.db.delete(rateLimits);
-      });
-
-      const submit = (values: Parameters<typeof formData>[0]) =>
-        submitEnquiry(formData(values), request(), deps(database.db));
+      const database = useEnquiryDatabase(backend.kind);
+      const { submit } = database;
 
       it('exports CSV with formula cells neutralised and quotes escaped', async () => {
         await submit({
