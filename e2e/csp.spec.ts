@@ -1,20 +1,7 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, expectHydrated, test } from './fixtures';
 import { pages } from './routes';
 
 /** The policy in a real browser: the site's own scripts run, anything injected does not. */
-
-/** Waits until React has hydrated the page (the header's client components attach its root). */
-async function expectHydrated(page: Page, path: string) {
-  await expect
-    .poll(
-      () =>
-        page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))),
-      {
-        message: path,
-      },
-    )
-    .toBe(true);
-}
 
 test('every page hydrates under its policy', async ({ page }) => {
   for (const { path } of [...pages, { path: '/products/abc' }, { path: '/products/03' }]) {

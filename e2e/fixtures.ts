@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 
 // Everything else (`expect`, types such as `Page`) is Playwright's own; `test` below replaces its.
 export * from '@playwright/test';
@@ -38,3 +38,19 @@ export const test = base.extend({
     expect(violations, 'Content-Security-Policy violations').toEqual([]);
   },
 });
+
+/**
+ * Waits until React has hydrated `page` (its root is attached to the body). Prerendered pages load
+ * their scripts only after `load` (scripts/build/defer-scripts.ts), so what only JavaScript adds
+ * (arrow keys between the product tabs) works from then on; links and forms work before.
+ * @param message what the poll's failure names (e.g. the path)
+ */
+export async function expectHydrated(page: Page, message?: string) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))),
+      { message },
+    )
+    .toBe(true);
+}

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures';
+import { expect, expectHydrated, test } from './fixtures';
 import { moduleTitles, pages } from './routes';
 
 /**
@@ -12,21 +12,12 @@ const isMobile = (name: string) => name === 'mobile';
 /** Pages rendered per request keep Next.js's own script tags (no build step sees them). */
 const prerendered = pages.filter(({ path }) => path !== '/contact-us');
 
-/** Waits until React has hydrated the page (the header's client components attach its root). */
-async function hydrated(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react'))),
-    )
-    .toBe(true);
-}
-
 test('no script is requested before the page has loaded; the page then hydrates', async ({
   page,
 }) => {
   for (const { path } of prerendered) {
     await page.goto(path);
-    await hydrated(page);
+    await expectHydrated(page);
     const timing = await page.evaluate(() => {
       const [navigation] = performance.getEntriesByType(
         'navigation',
@@ -48,7 +39,7 @@ for (const javaScriptEnabled of [true, false]) {
     test('the Products menu opens and leads to a module', async ({ page }, { project }) => {
       test.skip(isMobile(project.name), 'desktop navigation');
       await page.goto('/about-us');
-      if (javaScriptEnabled) await hydrated(page);
+      if (javaScriptEnabled) await expectHydrated(page);
       const nav = page.getByRole('navigation', { name: 'Main' });
       const menu = nav.locator('details ul');
       await expect(menu).toBeHidden();
@@ -62,7 +53,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     test('the product tabs switch modules', async ({ page }) => {
       await page.goto('/products/0');
-      if (javaScriptEnabled) await hydrated(page);
+      if (javaScriptEnabled) await expectHydrated(page);
       await expect(page.getByRole('tab', { selected: true })).toHaveText(moduleTitles[0]);
       await page.getByRole('tab', { name: 'Billing & Accounting' }).click();
       await expect(page).toHaveURL(/\/products\/5$/);
@@ -75,7 +66,7 @@ for (const javaScriptEnabled of [true, false]) {
     test('the footer reaches every page at 375 px', async ({ page }, { project }) => {
       test.skip(!isMobile(project.name), 'mobile layout');
       await page.goto('/');
-      if (javaScriptEnabled) await hydrated(page);
+      if (javaScriptEnabled) await expectHydrated(page);
       const footer = page.getByRole('contentinfo');
       await footer.getByRole('link', { name: 'Contact Us' }).first().click();
       await expect(page).toHaveURL(/\/contact-us$/);
@@ -84,7 +75,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     test('the contact form shows its fields and refuses an empty form', async ({ page }) => {
       await page.goto('/contact-us');
-      if (javaScriptEnabled) await hydrated(page);
+      if (javaScriptEnabled) await expectHydrated(page);
       const form = page.locator('form').filter({ has: page.getByLabel('Organization') });
       await expect(form.getByLabel('Organization')).toBeVisible();
       await form.getByRole('button', { name: /send|submit/i }).click();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, expectHydrated, test } from './fixtures';
 import { moduleTitles, pages } from './routes';
 
 const isMobile = (name: string) => name === 'mobile';
@@ -181,6 +181,7 @@ test.describe('product tabs', () => {
 
   test('arrow keys move between tabs and Enter opens one', async ({ page }) => {
     await page.goto('/products/0');
+    await expectHydrated(page);
     await page.getByRole('tab', { selected: true }).focus();
     await page.keyboard.press('ArrowDown');
     await expect(page.getByRole('tab', { name: 'Clinical Services' })).toBeFocused();
