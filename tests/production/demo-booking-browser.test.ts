@@ -123,9 +123,13 @@ describe('demo booking in Chromium, New York, with and without JavaScript', () =
       const scripts = watchScripts(page);
 
       // "Schedule a Demo" from a product page leads to the contact form with the demo subject.
+      // Prerendered pages fetch their scripts after `load`: each page's are read (the picker must
+      // be in none of them) before the visitor leaves it, or their bodies are gone.
       await page.goto(`${server.url}/products`);
+      await page.waitForLoadState('networkidle');
       await page.getByRole('main').getByRole('link', { name: 'Schedule a Demo' }).first().click();
       await page.waitForURL(/\/contact-us\?subject=demo$/);
+      await page.waitForLoadState('networkidle');
       for (const [field, value] of Object.entries({ ...visitor, email })) {
         await page.locator(`[name="${field}"]`).fill(value);
       }

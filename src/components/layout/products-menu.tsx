@@ -15,7 +15,12 @@ export function ProductsMenu() {
   const ref = useRef<HTMLDetailsElement>(null);
   const pathname = usePathname() ?? '/';
 
+  // Closes on a route change, not at hydration: the scripts load after `load`, and a menu a visitor
+  // opened before then stays open.
+  const shownPath = useRef(pathname);
   useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
     if (ref.current) ref.current.open = false;
   }, [pathname]);
 
