@@ -3,23 +3,13 @@
 // public page must fit the first round trip, 14,600 bytes).
 import net from 'node:net';
 import tls from 'node:tls';
+import { ROUTES } from './config.mjs';
 
 /** What fits the first round trip of a new connection (10 TCP segments of 1,460 bytes). */
 export const FIRST_ROUND_TRIP_BYTES = 14_600;
 
-/** Every public page (specification §2 plus the privacy-request form). */
-export const PUBLIC_ROUTES = [
-  '/',
-  '/products',
-  '/products/0',
-  '/products/4',
-  '/about-us',
-  '/contact-us',
-  '/terms-conditions',
-  '/privacy-policy',
-  '/privacy-requests',
-  '/accessibility',
-];
+/** Every public page: the routes the bench measures (scripts/bench/config.mjs). */
+export const PUBLIC_ROUTES = ROUTES;
 
 /**
  * One GET of `url` over a fresh HTTP/1.1 connection (TLS for https:, certificate not checked).
