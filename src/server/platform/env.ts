@@ -57,6 +57,13 @@ const platformShape = {
   SPAM_RETENTION_DAYS: positiveInt(30),
   /** Quarantined enquiries stored per hour across all clients; past it they are only logged. */
   SPAM_MAX_PER_HOUR: positiveInt(60),
+  /**
+   * E-mails to one address on requests its owner has not proved (confirmation requests, privacy
+   * links, "a demo already exists" notices) over any 24 hours; past it nothing is sent.
+   */
+  UNPROVEN_MAIL_PER_ADDRESS: positiveInt(3),
+  /** Such e-mails over any hour across the site; reaching it logs the alarm, past it none is sent. */
+  UNPROVEN_MAIL_PER_HOUR: positiveInt(200),
   RATE_LIMIT_MAX: positiveInt(5),
   RATE_LIMIT_WINDOW_MINUTES: positiveInt(10),
   /** Delivery alarm threshold; fractional values allowed (tests use seconds). */

@@ -7,6 +7,7 @@ type Metrics = {
   registry: Registry;
   enquiries: Counter<'outcome' | 'reason'>;
   jobs: Counter<'kind' | 'outcome'>;
+  unprovenMails: Counter<'kind' | 'verdict'>;
   delivery: Gauge<'state'>;
   oldestPending: Gauge;
   channelJobs: Gauge<'channel' | 'state'>;
@@ -33,6 +34,12 @@ function metrics(): Metrics {
         name: 'nirmaya_jobs_total',
         help: 'Job attempts by kind (e.g. enquiry.email) and outcome: sent, retried (temporary failure), failed (given up)',
         labelNames: ['kind', 'outcome'],
+        registers: [registry],
+      }),
+      unprovenMails: new Counter({
+        name: 'nirmaya_unproven_mails_total',
+        help: 'E-mails to addresses on requests not yet proved, by kind and verdict: send, address-limit (the recipient had its share), site-limit (the site-wide hourly limit)',
+        labelNames: ['kind', 'verdict'],
         registers: [registry],
       }),
       delivery: new Gauge({
@@ -81,6 +88,14 @@ export function countEnquiry(outcome: string, reason = ''): void {
 /** Counts one job attempt's outcome by its kind (the queue worker). */
 export function countJob(kind: string, outcome: 'sent' | 'retried' | 'failed'): void {
   metrics().jobs.inc({ kind, outcome });
+}
+
+/**
+ * Counts one e-mail to an address on a request not yet proved, by kind (e.g. `demo.confirm`) and
+ * verdict (`send`, `address-limit`, `site-limit`): the mail budget (platform/people/mail-budget).
+ */
+export function countUnprovenMail(kind: string, verdict: string): void {
+  metrics().unprovenMails.inc({ kind, verdict });
 }
 
 /**

@@ -2,7 +2,8 @@ import 'server-only';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { auditLog } from '../../platform/audit/schema';
-import { suppressions } from '../../platform/people/schema';
+import { purgeUnprovenMails } from '../../platform/people/mail-budget';
+import { suppressions, unprovenMails } from '../../platform/people/schema';
 import { rateLimits } from '../../platform/rate-limit/schema';
 import { addCounts, type PersonalDataHolder, type Retention } from './personal-data';
 import { privacyRequests } from './schema';
@@ -20,12 +21,13 @@ const DAY_MS = 86_400_000;
  * holding a keyed hash, kept PRIVACY_TOMBSTONE_DAYS after closing) and the people's data of the
  * platform that privacy looks after: the suppression list (keyed hashes, lifted only by a new
  * enquiry), the audit log (scrubbed of the address by an erasure, purged by retention) and the
- * rate-limit windows (keyed hashes of client addresses, purged by retention). An erasure closes
+ * rate-limit windows (keyed hashes of client addresses, purged by retention) and the counts of
+ * mails to unproven addresses (keyed hashes, purged after a day). An erasure closes
  * the request it honours itself (erase.ts), so nothing here erases.
  */
 export const privacyPersonalData: PersonalDataHolder = {
   name: 'privacy',
-  tables: [privacyRequests, suppressions, auditLog, rateLimits],
+  tables: [privacyRequests, suppressions, auditLog, rateLimits, unprovenMails],
   expire: async (db, now) => {
     await db
       .delete(privacyRequests)
@@ -58,6 +60,7 @@ export async function purgeExpired(
   for (const holder of holders)
     if (holder.expire) parts.push(await holder.expire(db, now, retention));
   await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - DAY_MS)));
+  await purgeUnprovenMails(db, now);
   await db
     .delete(auditLog)
     .where(lt(auditLog.at, new Date(now.getTime() - retention.leadsDays * DAY_MS)));

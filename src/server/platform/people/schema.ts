@@ -1,12 +1,13 @@
 import 'server-only';
-import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Why an address is suppressed: its owner asked for erasure or withdrew consent. */
 export type SuppressionReason = 'erase' | 'withdraw';
 
 /**
- * Addresses that asked to be erased or to stop being contacted, as keyed hashes only: nothing is
- * e-mailed to them again until the person makes a new enquiry, which removes the row.
+ * Addresses that asked to be erased or to stop being contacted, as keyed hashes only: the site
+ * sends them nothing, whoever types them, until their owner asks to hear from us again through
+ * `/privacy-requests` and confirms by the link (src/server/platform/people/suppression.ts).
  */
 export const suppressions = pgTable('suppressions', {
   emailHash: text('email_hash').primaryKey(),
@@ -14,3 +15,23 @@ export const suppressions = pgTable('suppressions', {
   reason: text('reason').$type<SuppressionReason>().notNull(),
   since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * One row per e-mail sent (or about to be) to an address on a request its owner has not proved
+ * yet: confirmation requests, privacy links, "a demo already exists" notices. Keyed hashes only;
+ * rows older than a day are purged. What the per-recipient and site-wide limits count
+ * (src/server/platform/people/mail-budget.ts).
+ */
+export const unprovenMails = pgTable(
+  'unproven_mails',
+  {
+    emailHash: text('email_hash').notNull(),
+    /** The kind of mail, e.g. `demo.confirm` (for the log and metrics). */
+    kind: text('kind').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index('unproven_mails_hash_at').on(table.emailHash, table.at),
+    index('unproven_mails_at').on(table.at),
+  ],
+);
