@@ -81,6 +81,8 @@ program
       const rows = await listLeads(db, { limit: options.limit, includeSpam: options.includeSpam });
       for (const row of rows) {
         const delivery = row.verdict === 'spam' ? 'spam' : describeDeliveries(row.deliveries);
+        // An enquiry from a suppressed address: the site sends it nothing, nobody writes to it.
+        const mark = row.suppressed ? ['suppressed'] : [];
         console.log(
           [
             row.reference,
@@ -88,6 +90,7 @@ program
             visitorName(row),
             ...listedFields.map((field) => row[field]),
             delivery,
+            ...mark,
           ].join('\t'),
         );
       }

@@ -47,6 +47,17 @@ export const consoleText = {
 } as const;
 
 /** A quarantine reason (src/server/features/contact/submit.ts) in words, for the spam list. */
+/**
+ * How the console marks an enquiry from a suppressed address (its owner erased their data or
+ * withdrew consent; anyone may have typed it): the inbox row's mark and the enquiry page's line.
+ */
+export const suppressedText = {
+  mark: 'suppressed',
+  label: 'Address',
+  detail:
+    'Suppressed: its owner asked us to erase their data or stop contacting them, and the site sends it nothing. This enquiry may not come from them: do not write to this address.',
+} as const;
+
 export const spamReasons: Record<string, string> = {
   honeypot: 'filled in the hidden field only bots see',
   missing: 'posted without the form’s signed token (not sent from the page)',
@@ -134,6 +145,7 @@ export const privacyConsoleText = {
     correct: 'Correction',
     erase: 'Erasure',
     withdraw: 'Withdrawal of consent',
+    resume: 'Hear from us again',
     nominate: 'Nominee',
     grievance: 'Grievance',
   },

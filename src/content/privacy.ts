@@ -8,8 +8,9 @@ export const privacyNotice = {
 } as const;
 
 /**
- * The rights a visitor may exercise on /privacy-requests under the DPDP Act, 2023, in the order
- * the form lists them: the label of each radio button, a line saying what happens, and whether the
+ * The rights a visitor may exercise on /privacy-requests under the DPDP Act, 2023, and the way
+ * back after an erasure or a withdrawal (`resume`: lifts the suppression), in the order the form
+ * lists them: the label of each radio button, a line saying what happens, and whether the
  * person must write details (what to correct, who the nominee is, the grievance).
  */
 export const privacyRequestKinds = {
@@ -33,6 +34,11 @@ export const privacyRequestKinds = {
     hint: 'We erase your enquiries and demos and send this address nothing more (s.6(4)).',
     needsDetails: false,
   },
+  resume: {
+    label: 'Hear from you again',
+    hint: 'If you once asked us to erase your data or stop contacting you, we send this address nothing, whoever types it; confirm here to let us write to it again.',
+    needsDetails: false,
+  },
   nominate: {
     label: 'Nominate someone',
     hint: 'Name the person who may exercise your rights if you cannot, and how to reach them (s.14).',
@@ -49,9 +55,9 @@ export const privacyRequestKinds = {
 export const privacyRequestTexts = {
   title: 'Your data and your rights',
   intro:
-    'Under India’s Digital Personal Data Protection Act, 2023 you may ask for a copy of the data we hold about you, its correction or erasure, that we stop contacting you, name a nominee, or raise a grievance. Tell us your e-mail address and what you would like: we send that address a link to confirm it is yours.',
+    'Under India’s Digital Personal Data Protection Act, 2023 you may ask for a copy of the data we hold about you, its correction or erasure, that we stop contacting you, name a nominee, or raise a grievance; and, if you once did, ask to hear from us again. Tell us your e-mail address and what you would like: we send that address a link to confirm it is yours.',
   /** The one answer to every accepted request, whoever's the address (no enumeration). */
-  sent: 'Thank you. If we hold data for this address, we have sent it a link to confirm your request; a grievance always gets one. The link is valid for 24 hours. If nothing arrives, check your spam folder, or write to us.',
+  sent: 'Thank you. If this address can receive our e-mails and the request applies to it, it now has a link to confirm your request (a grievance always applies; an address that asked us to erase its data or stop contacting it receives only the link to hear from us again). The link is valid for 24 hours. If nothing arrives, check your spam folder, or write to us.',
   invalid: 'Please correct the fields marked below and send again.',
   rateLimited:
     'You have sent several requests in a short time. Please try again in a few minutes, or write to us.',
@@ -60,9 +66,9 @@ export const privacyRequestTexts = {
   detailsRequired: 'Please tell us the details of your request.',
   confirmTitle: 'Confirm your request',
   confirmed:
-    'Thank you: your request is confirmed. We have e-mailed you what we did, or will do, with its reference.',
+    'Thank you: your request is confirmed. Where it needs an answer, we e-mail this address what we did, or will do, with its reference.',
   expired:
     'This link has expired: links are valid for 24 hours. Please send your request again from this page.',
-  used: 'This link has already been used: your request was confirmed. Look for our e-mail with its reference.',
+  used: 'This link has already been used: your request was confirmed. Where it needed an answer, our e-mail quotes its reference.',
   invalidLink: 'This link is not valid. Please send your request again.',
 } as const;

@@ -8,6 +8,7 @@ type Metrics = {
   enquiries: Counter<'outcome' | 'reason'>;
   jobs: Counter<'kind' | 'outcome'>;
   unprovenMails: Counter<'kind' | 'verdict'>;
+  suppressedMails: Counter;
   delivery: Gauge<'state'>;
   oldestPending: Gauge;
   channelJobs: Gauge<'channel' | 'state'>;
@@ -40,6 +41,11 @@ function metrics(): Metrics {
         name: 'nirmaya_unproven_mails_total',
         help: 'E-mails to addresses on requests not yet proved, by kind and verdict: send, address-limit (the recipient had its share), site-limit (the site-wide hourly limit)',
         labelNames: ['kind', 'verdict'],
+        registers: [registry],
+      }),
+      suppressedMails: new Counter({
+        name: 'nirmaya_mail_suppressed_total',
+        help: 'E-mails withheld at send time because a recipient is on the suppression list (erased or withdrawn)',
         registers: [registry],
       }),
       delivery: new Gauge({
@@ -96,6 +102,11 @@ export function countJob(kind: string, outcome: 'sent' | 'retried' | 'failed'): 
  */
 export function countUnprovenMail(kind: string, verdict: string): void {
   metrics().unprovenMails.inc({ kind, verdict });
+}
+
+/** Counts one e-mail withheld because a visitor recipient is suppressed (the e-mail gate). */
+export function countSuppressedMail(): void {
+  metrics().suppressedMails.inc();
 }
 
 /**

@@ -2,6 +2,7 @@ import 'server-only';
 import { getSiteSecret } from '../platform/security/site-secret';
 import type { Database } from '../platform/db';
 import { createSmtpSender } from '../delivery/email/transport';
+import { withSuppressionGate } from '../delivery/email/suppression-gate';
 import type { FeatureJobs, JobContext } from '../delivery/job-context';
 import type { SiteEnv } from './env';
 import { log } from '../platform/log';
@@ -21,6 +22,8 @@ import { personalDataOf } from './personal-data';
  *   `DEMO_HOSTS`, the demo mails;
  * - `WEBHOOK_URLS` and `WEBHOOK_SECRET` turn on the `enquiry.created`, `demo.*` and `lead.erased`
  *   events.
+ * Every e-mail passes the suppression gate (withSuppressionGate): an erased or withdrawn address
+ * gets nothing, whichever feature queued it.
  * Jobs of an unconfigured kind wait as pending until it is configured and the site restarted;
  * that is logged once, here.
  */
@@ -32,7 +35,10 @@ export function jobHandlers(database: Database, env: SiteEnv): Registration[] {
   };
   if (env.SMTP_URL && env.LEADS_TO)
     context.mail = {
-      send: createSmtpSender(env.SMTP_URL),
+      send: withSuppressionGate(createSmtpSender(env.SMTP_URL), {
+        db: database.db,
+        secret: context.secret,
+      }),
       from: env.LEADS_FROM,
       leadsTo: env.LEADS_TO,
     };

@@ -38,7 +38,13 @@ for (const backend of backends) {
       const csv = await exportLeadsCsv(database.db);
       const [header, row] = csv.split('\r\n');
       expect(header).toBe(
-        ['Reference', 'Received (UTC)', ...contactFields.map((f) => contactLabels[f]), 'Delivery']
+        [
+          'Reference',
+          'Received (UTC)',
+          ...contactFields.map((f) => contactLabels[f]),
+          'Suppressed',
+          'Delivery',
+        ]
           .map((title) => `"${title}"`)
           .join(','),
       );

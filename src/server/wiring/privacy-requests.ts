@@ -5,6 +5,7 @@ import { visitorFormAction } from '../platform/http/form-post';
 import { nudgeQueueWorker } from '../delivery/queue/runtime';
 import { getRuntime } from '../platform/runtime';
 import { askForPrivacyLink, confirmPrivacyRequest, type ConfirmResult } from '../features/privacy';
+import { mailBudgetLimits } from '../platform/people/mail-budget';
 import { personalDataOf } from './personal-data';
 
 /**
@@ -32,10 +33,11 @@ export function requestPrivacyLink(
       }),
     },
     async ({ request, rateLimit, allowedOrigins }) => {
-      const { db, secret } = await getRuntime();
+      const { db, secret, env } = await getRuntime();
       return askForPrivacyLink(formData, request, {
         db,
         secret,
+        mailBudget: mailBudgetLimits(env),
         rateLimit,
         allowedOrigins,
         holders: personalDataOf(),

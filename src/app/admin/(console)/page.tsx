@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { deliveryFilters } from '@/content/console';
+import { deliveryFilters, suppressedText } from '@/content/console';
 import { visitorName } from '@/lib/contact-fields';
 import {
   filterQuery,
@@ -137,7 +137,10 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
               </Cell>
               <Cell>{visitorName(row)}</Cell>
               <Cell>{row.organization}</Cell>
-              <Cell className="wrap-anywhere">{row.email}</Cell>
+              <Cell className="wrap-anywhere">
+                {row.email}
+                {row.suppressed && ` (${suppressedText.mark})`}
+              </Cell>
               <Cell>{row.subject}</Cell>
               <Cell>{describeDeliveries(row.deliveries)}</Cell>
             </tr>

@@ -3,10 +3,24 @@ import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { asJobFailure } from '../queue/failure';
 
 /**
- * Sends one message.
+ * Who a message is for, which decides whether the suppression gate checks its recipients
+ * (src/server/delivery/email/suppression-gate.ts):
+ * - `visitor` (the default): an address someone typed into the site; a suppressed one gets nothing;
+ * - `staff`: the provider's own addresses (`LEADS_TO`, a demo host, operators): never checked;
+ * - `resume-link`: the confirmation link of the address's own "hear from us again" request, the
+ *   one e-mail a suppressed address may receive.
+ */
+export type MailAudience = 'visitor' | 'staff' | 'resume-link';
+
+/**
+ * Sends one message to `options.audience` (default `visitor`). Resolves `suppressed` when the
+ * suppression gate withheld it (nothing was sent, nothing to retry), else once it is sent.
  * @throws JobFailure: permanent for a 5xx SMTP reply (see isPermanentFailure), else temporary.
  */
-export type SendMail = (message: SendMailOptions) => Promise<void>;
+export type SendMail = (
+  message: SendMailOptions,
+  options?: { audience?: MailAudience },
+) => Promise<void | 'suppressed'>;
 
 /**
  * An SMTP sender for `SMTP_URL` (`smtp://user:pass@host:587`, STARTTLS when offered; `smtps://`

@@ -48,11 +48,14 @@ export function sendSpamDigest(
       .from(operators)
       .where(eq(operators.role, 'admin'));
     if (admins.length === 0) return { skipped: 'no admin' };
-    await send({
-      from,
-      to: admins.map((admin) => admin.email),
-      subject: consoleText.digest.subject(count),
-      text: consoleText.digest.text(count, spamPageUrl),
-    });
+    await send(
+      {
+        from,
+        to: admins.map((admin) => admin.email),
+        subject: consoleText.digest.subject(count),
+        text: consoleText.digest.text(count, spamPageUrl),
+      },
+      { audience: 'staff' },
+    );
   };
 }

@@ -66,7 +66,7 @@ export function sendEnquiryEmail(
   return async ({ payload }) => {
     const lead = await findLead(db, payload.leadId);
     if (!lead) return { skipped: 'enquiry erased' };
-    await send(buildNotification(lead, addresses));
+    await send(buildNotification(lead, addresses), { audience: 'staff' });
   };
 }
 

@@ -45,7 +45,7 @@ for (const backend of backends) {
         const csv = await exportLeadsCsv(database.db);
         const [header, row] = csv.split('\r\n');
         expect(header).toBe(
-          '"Reference","Received (UTC)","First Name","Last Name","Email","Organization","Subject","Message","Delivery"',
+          '"Reference","Received (UTC)","First Name","Last Name","Email","Organization","Subject","Message","Suppressed","Delivery"',
         );
         expect(row).toContain(`"'=HYPERLINK(""http://x.example"",""click"")"`);
         expect(row).toContain(`"'+cmd|calc"`);

@@ -24,6 +24,8 @@ export type LeadSummary = Record<ContactField, string> & {
   deliveries: JobState[];
   /** `spam` for a quarantined enquiry not (yet) released. */
   verdict: 'lead' | 'spam';
+  /** The address was suppressed when the enquiry came: the site sends it nothing. */
+  suppressed: boolean;
 };
 
 /** How an enquiry's deliveries stand: all sent, some still to send, or some failed. */
@@ -116,6 +118,7 @@ export async function listLeads(db: Db, filter: LeadFilter = {}): Promise<LeadSu
       ...contactColumns,
       deliveries: jobStates,
       verdict: leads.verdict,
+      suppressed: leads.suppressed,
     })
     .from(leads)
     .where(leadConditions(filter))
@@ -133,7 +136,7 @@ export async function countLeads(db: Db, filter: LeadFilter = {}): Promise<numbe
   return row?.n ?? 0;
 }
 
-/** The CSV's columns before `Delivery`: key in LeadSummary and title (the form's label). */
+/** The CSV's columns before `Suppressed` and `Delivery`: key in LeadSummary and title (the form's label). */
 const csvColumns: readonly (readonly ['reference' | 'createdAt' | ContactField, string])[] = [
   ['reference', 'Reference'],
   ['createdAt', 'Received (UTC)'],
@@ -142,7 +145,8 @@ const csvColumns: readonly (readonly ['reference' | 'createdAt' | ContactField, 
 
 /**
  * Every enquiry matching `filter` (quarantined ones only with `includeSpam`) as CSV, header row
- * first, cells neutralised against formula injection.
+ * first, cells neutralised against formula injection; `Suppressed` says `yes` for an enquiry
+ * from a suppressed address (do not write to it), else `no`.
  */
 export async function exportLeadsCsv(
   db: Db,
@@ -152,12 +156,18 @@ export async function exportLeadsCsv(
   const rows = await listLeads(db, { ...filter, limit: undefined, offset: undefined });
   return toCsv([
     // With spam included, a last column says which rows are quarantined.
-    [...csvColumns.map(([, title]) => title), 'Delivery', ...(includeSpam ? ['Verdict'] : [])],
+    [
+      ...csvColumns.map(([, title]) => title),
+      'Suppressed',
+      'Delivery',
+      ...(includeSpam ? ['Verdict'] : []),
+    ],
     ...rows.map((row) => [
       ...csvColumns.map(([key]) => {
         const value = row[key];
         return value instanceof Date ? value.toISOString() : value;
       }),
+      row.suppressed ? 'yes' : 'no',
       describeDeliveries(row.deliveries),
       ...(includeSpam ? [row.verdict] : []),
     ]),

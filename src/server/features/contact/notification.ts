@@ -14,7 +14,16 @@ export type LeadForEmail = {
   id: string;
   reference: string;
   createdAt: Date;
+  /** The address was suppressed when the enquiry came (see `leads.suppressed`). */
+  suppressed?: boolean;
 } & Record<ContactField, string>;
+
+/**
+ * What the notification of an enquiry from a suppressed address says instead of "reply to this
+ * e-mail": its owner asked to be erased or left alone, and anyone can type an address.
+ */
+export const SUPPRESSED_NOTE =
+  'Suppressed address: its owner asked us to erase their data or to stop contacting them, and the site sends it nothing. This enquiry may not come from them: do not write to this address. If its owner wants to hear from us again, they ask at /privacy-requests.';
 
 /** Sender, recipients and the domain used in Message-IDs. */
 export type NotificationAddresses = {
@@ -29,7 +38,8 @@ export type NotificationAddresses = {
  * listing the fields of src/lib/contact-fields.ts under their form labels, each one-line field in
  * a row and each multi-line field (the message) as a block after them, `(none)` when empty;
  * Reply-To the visitor, and a Message-ID derived from the lead id, so a resend after a crash is
- * recognisably the same message. Header values are passed as structured fields; nodemailer
+ * recognisably the same message. An enquiry from a suppressed address says so (SUPPRESSED_NOTE)
+ * in place of the reply line, in its subject, and has no Reply-To. Header values are passed as structured fields; nodemailer
  * encodes them, and the schema has already refused line breaks in single-line fields.
  */
 export function buildNotification(
@@ -47,7 +57,7 @@ export function buildNotification(
       lead[field] || '(none)',
     ]),
     '',
-    'Reply to this e-mail to answer the visitor.',
+    lead.suppressed ? SUPPRESSED_NOTE : 'Reply to this e-mail to answer the visitor.',
   ].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif;color:#0f172a">',
@@ -62,14 +72,16 @@ export function buildNotification(
       `<p><strong>${contactLabels[field]}:</strong></p>`,
       `<p style="white-space:pre-wrap">${lead[field] ? escapeHtml(lead[field]) : '(none)'}</p>`,
     ]),
-    '<p>Reply to this e-mail to answer the visitor.</p>',
+    lead.suppressed
+      ? `<p><strong>${escapeHtml(SUPPRESSED_NOTE)}</strong></p>`
+      : '<p>Reply to this e-mail to answer the visitor.</p>',
     '</body></html>',
   ].join('\n');
   return {
     from: addresses.from,
     to: addresses.to,
-    replyTo: { name: visitorName(lead), address: lead.email },
-    subject: `Website enquiry ${lead.reference}: ${lead.subject}`,
+    ...(lead.suppressed ? {} : { replyTo: { name: visitorName(lead), address: lead.email } }),
+    subject: `Website enquiry ${lead.reference}${lead.suppressed ? ' (suppressed address)' : ''}: ${lead.subject}`,
     messageId: `<enquiry.${lead.id}@${domainOf(addresses.from)}>`,
     text,
     html,

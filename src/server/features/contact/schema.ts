@@ -38,6 +38,12 @@ export const leads = pgTable(
     demoRequested: boolean('demo_requested').notNull().default(false),
     /** Path on this site the visitor came from (same-origin Referer, no query), e.g. `/solutions`. */
     sourcePage: text('source_page'),
+    /**
+     * Whether the address was on the suppression list (its owner erased their data or withdrew
+     * consent) when the enquiry came: stored and delivered to the sales team marked as such, and
+     * the address is sent nothing (anyone can type anyone's address).
+     */
+    suppressed: boolean('suppressed').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -8,7 +8,7 @@ import { leads } from './schema';
 import { enqueueDeliveries, type DeliveryTargets } from './deliveries';
 import { consumeRateLimit, countInWindow, type RateLimit } from '../../platform/rate-limit';
 import { newReference } from '../../platform/reference';
-import { liftSuppression } from '../../platform/people/suppression';
+import { isSuppressed } from '../../platform/people/suppression';
 
 /**
  * What storing an enquiry did: stored now (as a lead, or quarantined as spam), already stored
@@ -44,9 +44,10 @@ export type Quarantine = {
  * count. A lead gets its deliveries (e-mail, one job per webhook endpoint of `meta.deliveries`)
  * queued in the same transaction (the transactional outbox): once this resolves, they will be sent
  * even if the process dies. With `quarantine`, the enquiry is stored with verdict `spam` and its
- * reason and nothing is queued; a lead (new consent, DPDP Act s.6) also lifts the suppression of
- * its address (src/server/platform/people/suppression.ts), a quarantined one does not; quarantined enquiries count toward the client's rate
- * limit, and past `quarantine.maxPerHour` in the current hour they are not stored (the counters
+ * reason and nothing is queued. An enquiry from a suppressed address (its owner erased their data
+ * or withdrew consent) is stored and delivered like any other, marked `suppressed`; it never lifts
+ * the suppression (only its owner does, at /privacy-requests). Quarantined enquiries count toward
+ * the client's rate limit, and past `quarantine.maxPerHour` in the current hour they are not stored (the counters
  * still are). The same `submissionId` (the form token's nonce) stored twice, one after the other
  * or at the same time on several instances (the edge re-sends a post an instance dropped), yields
  * the first enquiry, no second job and no second rate-limit count.
@@ -59,7 +60,7 @@ export async function storeEnquiry(
     submissionId: string;
     /** Keyed hash of the client address: the rate-limit key only, never stored on the enquiry. */
     clientHash: string;
-    /** Keyed hash of the e-mail address (addressHash): a lead lifts its suppression. */
+    /** Keyed hash of the e-mail address (addressHash): marks the enquiry when suppressed. */
     emailHash: string;
     rateLimit: RateLimit;
     now: Date;
@@ -93,6 +94,7 @@ export async function storeEnquiry(
           reference: newReference(),
           submissionId: meta.submissionId,
           ...enquiry,
+          suppressed: await isSuppressed(tx, meta.emailHash),
           ...(quarantine ? { verdict: 'spam' as const, spamReason: quarantine.reason } : {}),
         })
         .onConflictDoNothing({ target: leads.submissionId })
@@ -105,7 +107,6 @@ export async function storeEnquiry(
         return { outcome: 'duplicate', ...winner };
       }
       if (quarantine) return { outcome: 'quarantined', ...inserted };
-      await liftSuppression(tx, meta.emailHash);
       await enqueueDeliveries(tx, leadId, meta.deliveries);
       return { outcome: 'stored', ...inserted };
     });

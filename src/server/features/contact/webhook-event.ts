@@ -6,7 +6,8 @@ import type { leads } from './schema';
 export type LeadForWebhook = Pick<
   typeof leads.$inferSelect,
   'reference' | 'createdAt' | 'demoRequested' | 'sourcePage' | ContactField
->;
+> &
+  Partial<Pick<typeof leads.$inferSelect, 'suppressed'>>;
 
 /**
  * The body of every webhook request (documented in docs/webhooks.md): the Standard
@@ -24,6 +25,11 @@ export type EnquiryCreatedEvent = {
     demoRequested: boolean;
     /** Path on this site the visitor came from, e.g. `/solutions`; null when unknown. */
     sourcePage: string | null;
+    /**
+     * The address was on the suppression list when the enquiry came (its owner erased their data
+     * or withdrew consent): the site sends it nothing; do not write to it.
+     */
+    contactSuppressed: boolean;
     fields: Record<ContactField, string>;
   };
 };
@@ -31,7 +37,7 @@ export type EnquiryCreatedEvent = {
 /**
  * Builds the `enquiry.created` v1 event of a lead: reference, received time, the form's fields
  * (every field of src/lib/contact-fields.ts, in its order),
- * whether it was a demo request and the page it came from. Never the client address or its hash.
+ * whether it was a demo request, the page it came from, and whether the address is suppressed. Never the client address or its hash.
  */
 export function buildEnquiryEvent(lead: LeadForWebhook): EnquiryCreatedEvent {
   const receivedAt = lead.createdAt.toISOString();
@@ -44,6 +50,7 @@ export function buildEnquiryEvent(lead: LeadForWebhook): EnquiryCreatedEvent {
       receivedAt,
       demoRequested: lead.demoRequested,
       sourcePage: lead.sourcePage,
+      contactSuppressed: lead.suppressed ?? false,
       fields: contactValuesOf(lead),
     },
   };

@@ -2,8 +2,6 @@ import 'server-only';
 import { siteUrl } from '@/lib/seo/site-url';
 import type { FeatureJobs } from '../../delivery/job-context';
 import { handle, type Registration } from '../../delivery/queue/job';
-import { addressHash } from '../../platform/people/address-hash';
-import { isSuppressed } from '../../platform/people/suppression';
 import { demoMailJob, sendDemoMail } from './mails/mail-jobs';
 import type { DemoSiteEnv } from './env';
 import { isBookingOn } from './rules';
@@ -37,8 +35,6 @@ export const demoJobs: FeatureJobs<DemoSiteEnv> = ({ db, env, secret, mail, post
           { from: mail.from, copyTo: mail.leadsTo, timeZone: env.DEMO_TIMEZONE },
           env.DEMO_HOSTS,
           links,
-          Date.now,
-          async (email) => isSuppressed(db, addressHash(email, await secret())),
         ),
       ),
     );

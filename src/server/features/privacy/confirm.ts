@@ -4,10 +4,11 @@ import { appendAudit } from '../../platform/audit';
 import { enqueue } from '../../delivery/queue/enqueue';
 import { dropJobsOf } from '../../delivery/queue/operations';
 import { addressHash } from '../../platform/people/address-hash';
+import { liftSuppression } from '../../platform/people/suppression';
 import { honourJob } from './honour-job';
 import { linkOwner } from './link-job';
 import { verifyPrivacyLink } from './link-token';
-import { openRequest } from './records';
+import { closeRequest, openRequest } from './records';
 
 /** What confirming a link did. */
 export type ConfirmResult =
@@ -21,7 +22,11 @@ export type ConfirmResult =
  * scanner opening the link changes nothing). A valid link, at most 24 hours old at `now`, stores
  * the verified request (due in 90 days, DPDP Rules 2025 rule 14), queues its `privacy.honour` job,
  * drops the link's e-mail job (it held the token) and audits it as actor `visitor`, in one
- * transaction. The link's nonce is unique: a second post of the same link does nothing (`used`).
+ * transaction. A `resume` request (hear from us again) is honoured right here instead: the
+ * address's suppression is lifted and the request closed (tombstone, outcome `suppression lifted`
+ * or `not suppressed`) and audited, in the same transaction; only its owner, who proved the
+ * address by the link, can lift it. The link's nonce is unique: a second post of the same link
+ * does nothing (`used`).
  * An expired or altered link does nothing either.
  * @throws on database errors (nothing is then stored).
  */
@@ -45,14 +50,21 @@ export async function confirmPrivacyRequest(
       verifiedAt: now,
     });
     if (!row) return { outcome: 'used' };
+    await dropJobsOf(tx, [linkOwner(request.nonce)]);
+    await appendAudit(tx, 'visitor', 'privacy-request', row.reference, request.kind);
+    if (request.kind === 'resume') {
+      const lifted = await liftSuppression(tx, row.emailHash);
+      const outcome = lifted ? 'suppression lifted' : 'not suppressed';
+      await closeRequest(tx, row.id, outcome, now);
+      await appendAudit(tx, 'visitor', 'privacy-outcome', row.reference, outcome);
+      return { outcome: 'confirmed', reference: row.reference };
+    }
     await enqueue(
       tx,
       honourJob,
       { requestId: row.id },
       { dedupeKey: `privacy.honour:${row.id}`, owner: row.id },
     );
-    await dropJobsOf(tx, [linkOwner(request.nonce)]);
-    await appendAudit(tx, 'visitor', 'privacy-request', row.reference, request.kind);
     return { outcome: 'confirmed', reference: row.reference };
   });
 }

@@ -35,6 +35,8 @@ export type HonourDeps = Omit<ErasureDeps, 'secret'> & {
  *   tried again;
  * - `correct` (s.12), `nominate` (s.14), `grievance` (s.13): e-mails an acknowledgement with the
  *   reference and due date; the request stays open for an admin to answer in the console.
+ * An e-mail the suppression gate withholds (the address was erased or withdrawn meanwhile) is not
+ * retried: the copy's request closes saying so, an erasure goes on without its confirmation.
  * A request closed or gone since is skipped. Outcomes are audited as actor `visitor`.
  * @throws JobFailure from `send`, or temporary while cancellations are unsent.
  */
@@ -50,8 +52,11 @@ export function honourPrivacyRequest(
     switch (request.kind) {
       case 'copy': {
         const { data, counts } = await collectPersonData(db, deps.holders, email);
-        await send(buildCopyMail(email, request.reference, data, counts, from));
-        const outcome = `copy sent: ${counted(counts.enquiries, 'enquiry', 'enquiries')}, ${counted(counts.demos, 'demo')}`;
+        const sent = await send(buildCopyMail(email, request.reference, data, counts, from));
+        const outcome =
+          sent === 'suppressed'
+            ? 'copy not sent: address suppressed'
+            : `copy sent: ${counted(counts.enquiries, 'enquiry', 'enquiries')}, ${counted(counts.demos, 'demo')}`;
         await db.transaction(async (tx) => {
           await closeRequest(tx, request.id, outcome, new Date());
           await appendAudit(tx, 'visitor', 'privacy-outcome', request.reference, outcome);
@@ -67,8 +72,9 @@ export function honourPrivacyRequest(
           { email, kind, request, actor: 'visitor' },
           {
             waitMs: 0,
-            notify: ({ reference, ...counts }) =>
-              send(buildErasedMail(email, reference, kind, counts, from)),
+            notify: async ({ reference, ...counts }) => {
+              await send(buildErasedMail(email, reference, kind, counts, from));
+            },
           },
         );
         if (result.outcome === 'cancellations-unsent')

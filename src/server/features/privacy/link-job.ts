@@ -30,7 +30,9 @@ export function linkOwner(nonce: string): string {
 
 /**
  * Runs `privacy.link` jobs: e-mails the link to the address the token carries, with `send`. A link
- * that expired before it could be sent is skipped (the person asks again).
+ * that expired before it could be sent is skipped (the person asks again). The link of a `resume`
+ * request (hear from us again) is the one e-mail a suppressed address receives (audience
+ * `resume-link`); any other link to a suppressed address is withheld by the gate and skipped.
  * @throws JobFailure from `send`.
  */
 export function sendPrivacyLink(
@@ -43,6 +45,10 @@ export function sendPrivacyLink(
     const link = verifyPrivacyLink(payload.token, await secret());
     if (!link.ok) return { skipped: `link ${link.reason}` };
     const { email, kind, nonce } = link.request;
-    await send(buildLinkMail(email, kind, confirmUrl(siteUrl, payload.token), nonce, from));
+    const sent = await send(
+      buildLinkMail(email, kind, confirmUrl(siteUrl, payload.token), nonce, from),
+      { audience: kind === 'resume' ? 'resume-link' : 'visitor' },
+    );
+    if (sent === 'suppressed') return { skipped: 'address suppressed' };
   };
 }

@@ -27,6 +27,7 @@ import { suppressions } from '../../platform/people/schema';
 import { bookDemo } from '../demos/commands/book';
 import { demoMailJob, sendDemoMail } from '../demos/mails/mail-jobs';
 import { createSmtpSender } from '../../delivery/email/transport';
+import { withSuppressionGate } from '../../delivery/email/suppression-gate';
 import { listLeads } from '../contact/inbox';
 import { personalData } from '../../wiring/personal-data';
 import { handle } from '../../delivery/queue/job';
@@ -37,7 +38,6 @@ import { confirmPrivacyRequest } from './confirm';
 import { honourPrivacyRequest } from './honour';
 import { honourJob } from './honour-job';
 import { forgetSentLinks, privacyLinkJob, sendPrivacyLink } from './link-job';
-import { isSuppressed } from '../../platform/people/suppression';
 import { leadErasedWebhookJob, postLeadErased } from './webhook';
 
 const WEBHOOK_SECRET = `whsec_${Buffer.from('privacy-test-webhook-secret').toString('base64')}`;
@@ -98,8 +98,8 @@ for (const backend of backends) {
 
       /** A worker running every job of the site: enquiry, demo and privacy e-mails and events. */
       const worker = () => {
-        const send = createSmtpSender(smtp.url);
         const secret = async () => TEST_SECRET;
+        const send = withSuppressionGate(createSmtpSender(smtp.url), { db: database.db, secret });
         const from = { from: LEADS_FROM };
         return testWorker(database.db, smtp.url, { secret: WEBHOOK_SECRET }, [
           handle(
@@ -110,8 +110,6 @@ for (const backend of backends) {
               { from: LEADS_FROM, copyTo: LEADS_TO, timeZone: 'Asia/Kolkata' },
               [meera],
               undefined,
-              Date.now,
-              async (address) => isSuppressed(database.db, addressHash(address, TEST_SECRET)),
             ),
             fastRetry,
           ),
@@ -147,6 +145,7 @@ for (const backend of backends) {
         rateLimit: { max: 5, windowMs: 600_000 },
         allowedOrigins: [],
         holders: holders(),
+        mailBudget: { perAddressPerDay: 10, sitePerHour: 200 },
       });
 
       /** Posts the privacy form for `address` and `kind`; returns the page's answer. */

@@ -38,6 +38,7 @@ export function forgetSentReplies(db: Db): Promise<number> {
  * person, with Reply-To `replyTo` (the Grievance Officer named in the privacy notice, so an answer
  * to the reply reaches a person) and a Message-ID derived from the reference (a resend
  * after a crash is the same message).
+ * Skipped when the address is suppressed (the e-mail gate withheld it).
  * @throws JobFailure from `send` (permanent for a 5xx reply, else retried by the queue).
  */
 export function sendPrivacyReply(
@@ -45,7 +46,7 @@ export function sendPrivacyReply(
   { from, replyTo }: { from: string; replyTo: { name: string; address: string } },
 ): JobHandler<PrivacyReply> {
   return async ({ payload }) => {
-    await send({
+    const sent = await send({
       from,
       to: payload.to,
       replyTo,
@@ -53,5 +54,6 @@ export function sendPrivacyReply(
       text: privacyConsoleText.mail.text(payload.reference, payload.text),
       messageId: `<privacy.reply.${payload.reference}@${domainOf(from)}>`,
     });
+    if (sent === 'suppressed') return { skipped: 'address suppressed' };
   };
 }

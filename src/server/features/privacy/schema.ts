@@ -3,10 +3,11 @@ import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The rights a person may exercise under the DPDP Act, 2023: a copy of their data (s.11), its
- * correction or erasure (s.12), withdrawal of consent (s.6(4)), a nominee (s.14), a grievance (s.13).
+ * correction or erasure (s.12), withdrawal of consent (s.6(4)), a nominee (s.14), a grievance (s.13);
+ * and `resume`, the way back after an erasure or a withdrawal (lifts the address's suppression).
  */
 export type PrivacyRequestKind =
-  'copy' | 'correct' | 'erase' | 'withdraw' | 'nominate' | 'grievance';
+  'copy' | 'correct' | 'erase' | 'withdraw' | 'resume' | 'nominate' | 'grievance';
 
 /** A privacy request is `open` until honoured or answered, then `closed` (a tombstone). */
 export type PrivacyRequestStatus = 'open' | 'closed';

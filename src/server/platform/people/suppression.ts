@@ -5,8 +5,9 @@ import { suppressions } from './schema';
 
 /**
  * The suppression list: keyed hashes (addressHash) of the addresses that asked to be erased or to
- * stop being contacted (DPDP Act s.6(4), s.12). Nothing is e-mailed to them until they make a new
- * enquiry, which lifts it.
+ * stop being contacted (DPDP Act s.6(4), s.12). Nothing is e-mailed to them, whoever types the
+ * address (the e-mail gate, src/server/delivery/email/suppression-gate.ts), until their owner asks
+ * to hear from us again at /privacy-requests and confirms by the link: only that lifts it.
  */
 
 /** Whether the address of keyed hash `emailHash` is suppressed. */
@@ -32,9 +33,15 @@ export async function suppress(
 }
 
 /**
- * Lifts the suppression of the address of keyed hash `emailHash` (a new enquiry from it is new
- * consent, DPDP Act s.6); run in the enquiry's transaction. Nothing when it is not suppressed.
+ * Lifts the suppression of the address of keyed hash `emailHash`, in the caller's transaction:
+ * only for its owner's confirmed "hear from us again" request (the address proved by the link;
+ * an enquiry never lifts it, since anyone can type anyone's address).
+ * @returns whether it was suppressed
  */
-export async function liftSuppression(db: Db, emailHash: string): Promise<void> {
-  await db.delete(suppressions).where(eq(suppressions.emailHash, emailHash));
+export async function liftSuppression(db: Db, emailHash: string): Promise<boolean> {
+  const lifted = await db
+    .delete(suppressions)
+    .where(eq(suppressions.emailHash, emailHash))
+    .returning({ emailHash: suppressions.emailHash });
+  return lifted.length > 0;
 }

@@ -10,9 +10,6 @@ import type { SendMail } from '../../../delivery/email/transport';
 import { enqueue } from '../../../delivery/queue/enqueue';
 import { JobFailure } from '../../../delivery/queue/failure';
 import { defineJob, type JobHandler } from '../../../delivery/queue/job';
-import { addressHash } from '../../../platform/people/address-hash';
-import { isSuppressed } from '../../../platform/people/suppression';
-import { getSiteSecret } from '../../../platform/security/site-secret';
 import { sameHost } from '../bookings';
 import type {
   CancelledDemo,
@@ -137,9 +134,8 @@ export async function enqueueCancellationMails(
  * one. Each skip is logged by the worker with its reason (`job.skipped`). A job whose booking
  * was erased is skipped. The visitor's invitation and reminder carry the link `links.manage`
  * returns for the booking id, when given. An e-mail to the visitor (invitation, reminder, request
- * to confirm, cancellation) is skipped when `suppressed` says the address asked to be erased or
- * left alone (DPDP Act s.6(4); by default the suppression list keyed with the generated site
- * secret).
+ * to confirm, cancellation) that the suppression gate withholds (the address asked to be erased
+ * or left alone, DPDP Act s.6(4)) is skipped; the host's are sent as `staff`.
  * @throws JobFailure: permanent when a cancellation lacks its demo, the host is no longer in
  * `DEMO_HOSTS`, or a request to confirm has no `links`; from `send` otherwise.
  */
@@ -150,8 +146,6 @@ export function sendDemoMail(
   hosts: readonly DemoHost[],
   links?: DemoLinks,
   now: () => number = Date.now,
-  suppressed: (email: string) => Promise<boolean> = async (email) =>
-    isSuppressed(db, addressHash(email, await getSiteSecret(db))),
 ): JobHandler<DemoMailPayload> {
   const domain = domainOf(addresses.from);
   const hostOf = (email: string) => {
@@ -168,8 +162,6 @@ export function sendDemoMail(
     if (!found) return { skipped: 'demo erased' };
     const { booking, lead } = found;
     const { mail } = payload;
-    if (mail !== 'host' && mail !== 'host-cancel' && (await suppressed(lead.email)))
-      return { skipped: 'address suppressed' };
     let message: SendMailOptions;
     if (mail === 'visitor-cancel' || mail === 'host-cancel') {
       if (!payload.cancelled) throw new JobFailure('cancellation without its demo', true);
@@ -212,6 +204,8 @@ export function sendDemoMail(
           ? buildReminder(facts, addresses)
           : buildInvitation(mail, facts, addresses);
     }
-    await send(message);
+    const forHost = mail === 'host' || mail === 'host-cancel';
+    const sent = await send(message, { audience: forHost ? 'staff' : 'visitor' });
+    if (sent === 'suppressed') return { skipped: 'address suppressed' };
   };
 }

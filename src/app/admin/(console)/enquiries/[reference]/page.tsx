@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { spamReasonText } from '@/content/console';
+import { spamReasonText, suppressedText } from '@/content/console';
 import { contactFields, contactLabels } from '@/lib/contact-fields';
 import { offerDays } from '@/lib/demo/offer';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
@@ -125,6 +125,12 @@ export default async function EnquiryPage({ params, searchParams }: EnquiryPageP
           <dd>{lead.sourcePage ?? '—'}</dd>
           <dt className="font-semibold">Asked for a demo</dt>
           <dd>{lead.demoRequested ? 'Yes' : 'No'}</dd>
+          {lead.suppressed && (
+            <>
+              <dt className="font-semibold">{suppressedText.label}</dt>
+              <dd>{suppressedText.detail}</dd>
+            </>
+          )}
           <dt className="font-semibold">Verdict</dt>
           <dd>
             {lead.verdict === 'spam' ? (
