@@ -24,6 +24,7 @@ import { jobs } from '../../delivery/queue/schema';
 import { leads } from '../contact/schema';
 import { privacyRequests } from './schema';
 import { suppressions } from '../../platform/people/schema';
+import { auditLog } from '../../platform/audit/schema';
 import { bookDemo } from '../demos/commands/book';
 import { demoMailJob, sendDemoMail } from '../demos/mails/mail-jobs';
 import { createSmtpSender } from '../../delivery/email/transport';
@@ -354,7 +355,7 @@ for (const backend of backends) {
         expect(erase?.outcome).toBe('erased 1 enquiry, 1 demo');
       });
 
-      it('sends a suppressed address no demo e-mail until it makes an enquiry again', async () => {
+      it('sends a suppressed address nothing, whoever types it, until its owner asks to hear from us again and confirms', async () => {
         const id = randomUUID();
         await database.db.insert(leads).values({
           id,
@@ -373,17 +374,63 @@ for (const backend of backends) {
         await worker().drain();
         expect(mailsTo(email)).toHaveLength(before);
 
+        // An enquiry with the address is stored, marked, and lifts nothing.
         const again = await submitEnquiry(formData({ email }), request(), deps(database.db));
         expect(again.status).toBe('accepted');
-        expect(await database.db.select().from(suppressions)).toEqual([]);
+        expect(await database.db.select().from(suppressions)).toHaveLength(1);
         const [lead] = await database.db
           .select()
           .from(leads)
           .where(eq(leads.reference, (again as { reference: string }).reference));
+        expect(lead!.suppressed).toBe(true);
         expect(
           (await bookDemo(database.db, settings(), lead!.id, demoTime() + 2 * hour)).outcome,
         ).toBe('booked');
         await worker().drain();
+        expect(mailsTo(email)).toHaveLength(before);
+
+        // Any other request queues it nothing; a stranger's "hear from us again" gets the same page.
+        const copy = await ask(email, 'copy');
+        expect(await ask('nobody@elsewhere.example', 'resume')).toEqual(copy);
+        await worker().drain();
+        expect(mailsTo(email)).toHaveLength(before);
+        expect(mailsTo('nobody@elsewhere.example')).toEqual([]);
+
+        // Its owner asks to hear from us again: the link is the one e-mail it receives.
+        const token = await linkFor(email, 'resume');
+        expect(mailsTo(email)).toHaveLength(before + 1);
+        expect(await confirmPrivacyRequest(database.db, token, TEST_SECRET)).toMatchObject({
+          outcome: 'confirmed',
+        });
+        expect(await database.db.select().from(suppressions)).toEqual([]);
+        const [resume] = await database.db
+          .select()
+          .from(privacyRequests)
+          .where(eq(privacyRequests.kind, 'resume'));
+        expect(resume).toMatchObject({
+          status: 'closed',
+          email: null,
+          outcome: 'suppression lifted',
+        });
+        const audit = await database.db
+          .select({ actor: auditLog.actor, action: auditLog.action, detail: auditLog.detail })
+          .from(auditLog)
+          .where(eq(auditLog.subject, resume!.reference));
+        expect(audit).toEqual(
+          expect.arrayContaining([
+            { actor: 'visitor', action: 'privacy-request', detail: 'resume' },
+            { actor: 'visitor', action: 'privacy-outcome', detail: 'suppression lifted' },
+          ]),
+        );
+        // From now on the address hears from us: a new enquiry is not marked, a request's link
+        // arrives (linkFor checks it), with the rights footer.
+        const next = await submitEnquiry(formData({ email }), request(), deps(database.db));
+        const [unmarked] = await database.db
+          .select()
+          .from(leads)
+          .where(eq(leads.reference, (next as { reference: string }).reference));
+        expect(unmarked!.suppressed).toBe(false);
+        await linkFor(email, 'copy');
         expect(mailsTo(email).at(-1)!.parsed.text).toContain(
           'Your data and your rights: http://localhost:3000/privacy-requests',
         );
