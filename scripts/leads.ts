@@ -1,6 +1,7 @@
 /**
  * Operator CLI for stored enquiries: `npm run leads -- <command>`.
- *   list [--limit n]          newest enquiries with their delivery state per channel
+ *   list [--limit n]          newest enquiries with their delivery state per channel (`suppressed`
+ *                             last for an address the site must not write to)
  *   export --format csv       every enquiry as CSV on stdout (formula-injection safe)
  *                             (list and export leave quarantined spam out unless --include-spam)
  *   spam [--message]          quarantined enquiries: reference, time, reason (body on request)

@@ -9,7 +9,7 @@ export function heldNotice(heldUntil: string): { heading: string; lines: string[
     heading: 'Confirm your demo by e-mail',
     lines: [
       `We hold this time for you for 30 minutes, until ${heldUntil}.`,
-      'We have sent you an e-mail: open the link in it and press "Confirm my demo". The invitation with the meeting link follows your confirmation.',
+      'If your address can receive our e-mails, it has a link to confirm: open it and press "Confirm my demo". The invitation with the meeting link follows your confirmation.',
       'If the e-mail has not arrived in a few minutes, check your spam folder.',
     ],
   };

@@ -1,5 +1,6 @@
 import { CircleCheck } from 'lucide-react';
 import type { Ref } from 'react';
+import Link from 'next/link';
 import { emailHref, phoneHref, site } from '@/content/site';
 import type { BookingOffer } from '@/lib/demo/offer';
 import { BookingForm } from './demo/_components/booking-form';
@@ -37,7 +38,19 @@ export function Confirmation({
       {booking && <BookingForm offer={booking} />}
       <h3 className="mt-2 text-lg">What happens next</h3>
       <ol className="mt-1 list-decimal space-y-0.5 pl-3">
-        <li>Our team reads your enquiry and replies by e-mail to the address you gave.</li>
+        <li>
+          Our team reads your enquiry and replies by e-mail to the address you gave, if it can
+          receive our e-mails: an address that asked us to erase its data or stop writing to it can
+          ask to hear from us again on{' '}
+          <Link
+            href="/privacy-requests"
+            prefetch={false}
+            className="font-semibold text-brand-800 underline underline-offset-2"
+          >
+            our privacy requests page
+          </Link>
+          .
+        </li>
         <li>
           If you asked for a demo, we suggest times for a session with the {site.product} team.
         </li>

@@ -68,7 +68,8 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
         {step.kind === 'booked' && (
           <DemoTimeCard demo={step.demo} tone="booked" icon={CircleCheck}>
             <p className="mt-1">
-              An invitation with the meeting link is on its way to your e-mail address.
+              If your address can receive our e-mails, an invitation with the meeting link is on its
+              way to it.
               {step.demo.meetingUrl && (
                 <>
                   {' '}
@@ -84,7 +85,8 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
               )}
             </p>
             <p className="mt-1">
-              To move or cancel the demo, open the link in that e-mail: no account needed.
+              To move or cancel the demo, open the link in that e-mail (no account needed), or write
+              to us.
             </p>
           </DemoTimeCard>
         )}

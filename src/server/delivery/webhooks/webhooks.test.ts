@@ -38,6 +38,7 @@ const enquiryCreated = z.strictObject({
     receivedAt: z.iso.datetime(),
     demoRequested: z.boolean(),
     sourcePage: z.string().startsWith('/').nullable(),
+    contactSuppressed: z.boolean(),
     fields: z.strictObject({
       firstName: z.string(),
       lastName: z.string(),

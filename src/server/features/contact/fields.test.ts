@@ -26,6 +26,7 @@ const notFormFields = [
   'releasedAt',
   'demoRequested',
   'sourcePage',
+  'suppressed',
   'createdAt',
 ];
 
