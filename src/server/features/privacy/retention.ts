@@ -19,8 +19,8 @@ const DAY_MS = 86_400_000;
 /**
  * Privacy's own registration: its requests (the address and words while open; then a tombstone
  * holding a keyed hash, kept PRIVACY_TOMBSTONE_DAYS after closing) and the people's data of the
- * platform that privacy looks after: the suppression list (keyed hashes, lifted only by a new
- * enquiry), the audit log (scrubbed of the address by an erasure, purged by retention) and the
+ * platform that privacy looks after: the suppression list (keyed hashes, lifted only by the
+ * owner's confirmed "hear from us again" request), the audit log (scrubbed of the address by an erasure, purged by retention) and the
  * rate-limit windows (keyed hashes of client addresses, purged by retention) and the counts of
  * mails to unproven addresses (keyed hashes, purged after a day). An erasure closes
  * the request it honours itself (erase.ts), so nothing here erases.
