@@ -54,6 +54,7 @@ export const consoleText = {
 export const suppressedText = {
   mark: 'suppressed',
   label: 'Address',
+  notSuppressed: 'Not suppressed',
   detail:
     'Suppressed: its owner asked us to erase their data or stop contacting them, and the site sends it nothing. This enquiry may not come from them: do not write to this address.',
 } as const;

@@ -125,12 +125,8 @@ export default async function EnquiryPage({ params, searchParams }: EnquiryPageP
           <dd>{lead.sourcePage ?? '—'}</dd>
           <dt className="font-semibold">Asked for a demo</dt>
           <dd>{lead.demoRequested ? 'Yes' : 'No'}</dd>
-          {lead.suppressed && (
-            <>
-              <dt className="font-semibold">{suppressedText.label}</dt>
-              <dd>{suppressedText.detail}</dd>
-            </>
-          )}
+          <dt className="font-semibold">{suppressedText.label}</dt>
+          <dd>{lead.suppressed ? suppressedText.detail : suppressedText.notSuppressed}</dd>
           <dt className="font-semibold">Verdict</dt>
           <dd>
             {lead.verdict === 'spam' ? (
