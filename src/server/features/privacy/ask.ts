@@ -11,7 +11,12 @@ import { hashClientAddress } from '../../platform/http/client-address';
 import { isSameSite, type OriginFacts } from '../../platform/http/same-site';
 import { log } from '../../platform/log';
 import { enqueue } from '../../delivery/queue/enqueue';
+import { addressHash } from '../../platform/people/address-hash';
+import { admitUnprovenMail, type MailBudgetLimits } from '../../platform/people/mail-budget';
 import { consumeRateLimit, type RateLimit } from '../../platform/rate-limit';
+import { botSignal, postedFormToken } from '../../platform/security/bot-signal';
+import { issueFormToken } from '../../platform/security/form-token';
+import { joinOpenGrievance } from './grievances';
 import { holdsDataFor } from './copy';
 import type { PersonalDataHolder } from './personal-data';
 import { issuePrivacyLink } from './link-token';
@@ -23,6 +28,8 @@ export type AskDeps = {
   secret: string;
   /** The contact form's limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`), counted apart. */
   rateLimit: RateLimit;
+  /** The budget of e-mails to unproven addresses (UNPROVEN_MAIL_PER_ADDRESS, _PER_HOUR). */
+  mailBudget: MailBudgetLimits;
   /** Origins accepted besides the request's own host (`SITE_URL`'s). */
   allowedOrigins: readonly string[];
   /** Who holds personal data: a link goes only to an address something is held for. */
@@ -36,12 +43,15 @@ export type AskDeps = {
 const RATE_LIMIT_PREFIX = 'privacy:';
 
 /**
- * Handles one post of the privacy-request form: same-site check, the schema (errors with what was
- * typed), the client's rate limit, then, in one transaction with the count, the link e-mail
- * (`privacy.link`) queued when the site holds data for the address (`deps.holders`: any enquiry
- * from it, in any case) or the request is a grievance (DPDP Act s.13: anyone may complain). Every valid request
- * gets the same answer, so the page never tells whether an address is known. Never throws but on
- * database errors, answered `unavailable`.
+ * Handles one post of the privacy-request form: same-site check, the form token and the schema
+ * (errors with what was typed; an expired token gets a fresh one), the bot signals the contact
+ * form checks (honeypot, token missing, forged or too young without a proof of work: nothing is
+ * sent), the client's rate limit, then, in one transaction with the count: a grievance from an
+ * address with an open one joins it (no mail); otherwise, when the site holds data for the address
+ * (`deps.holders`) or the request is a grievance (DPDP Act s.13: anyone may complain), the link
+ * e-mail (`privacy.link`) is queued if the address's mail budget admits it (admitUnprovenMail).
+ * Every valid request gets the same answer, so the page never tells whether an address is known,
+ * has an open grievance or was mailed enough. Never throws but on database errors.
  */
 export async function askForPrivacyLink(
   formData: FormData,
@@ -56,21 +66,40 @@ export async function askForPrivacyLink(
     values,
   });
   if (!isSameSite(request, deps.allowedOrigins)) return refuse(privacyRequestTexts.origin);
+  const now = deps.now?.() ?? new Date();
+  const token = postedFormToken(formData, deps.secret, now.getTime());
+  const expired = !token.ok && token.reason === 'expired';
   const parsed = privacyRequestSchema.safeParse(values);
-  if (!parsed.success)
+  if (expired || !parsed.success)
     return {
       status: 'invalid',
-      message: privacyRequestTexts.invalid,
-      errors: privacyFieldErrors(parsed.error),
+      message: expired ? privacyRequestTexts.formExpired : privacyRequestTexts.invalid,
+      errors: parsed.success ? {} : privacyFieldErrors(parsed.error),
       values,
+      ...(expired ? { token: issueFormToken(deps.secret, now.getTime()) } : {}),
     };
-  const now = deps.now?.() ?? new Date();
+  const bot = await botSignal(formData, token, deps.secret);
+  if (bot) {
+    log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: 'bot', reason: bot });
+    return { status: 'sent', message: privacyRequestTexts.sent };
+  }
   const key = `${RATE_LIMIT_PREFIX}${hashClientAddress(request.clientAddress, deps.secret)}`;
   const queued = await deps.db.transaction(async (tx) => {
     if (!(await consumeRateLimit(tx, key, deps.rateLimit, now))) return 'rate-limited' as const;
-    const { kind, email } = parsed.data;
+    const { kind, email, details } = parsed.data;
     if (kind !== 'grievance' && !(await holdsDataFor(tx, deps.holders, email)))
       return 'unknown' as const;
+    const emailHash = addressHash(email, deps.secret);
+    if (kind === 'grievance') {
+      const joined = await joinOpenGrievance(tx, { emailHash, text: details, by: 'form', now });
+      if (joined) return 'joined' as const;
+    }
+    const budget = await admitUnprovenMail(
+      tx,
+      { emailHash, kind: privacyLinkJob.name, now },
+      deps.mailBudget,
+    );
+    if (budget !== 'send') return budget;
     const { token, nonce } = issuePrivacyLink(parsed.data, deps.secret, now.getTime());
     await enqueue(
       tx,
