@@ -5,6 +5,8 @@ import { visitorFormAction } from '../platform/http/form-post';
 import { nudgeQueueWorker } from '../delivery/queue/runtime';
 import { mailBudgetLimits } from '../platform/people/mail-budget';
 import { getRuntime } from '../platform/runtime';
+import { issueFormToken } from '../platform/security/form-token';
+import { errorFacts, log } from '../platform/log';
 import { askForPrivacyLink, confirmPrivacyRequest, type ConfirmResult } from '../features/privacy';
 import { personalDataOf } from './personal-data';
 
@@ -53,4 +55,19 @@ export async function confirmPrivacyLink(token: unknown): Promise<ConfirmResult>
   const result = await confirmPrivacyRequest(db, token, secret);
   if (result.outcome === 'confirmed') nudgeQueueWorker();
   return result;
+}
+
+/**
+ * A fresh form token for the privacy-request form (the contact form's kind: signed, with a minimum
+ * age, binding the proof of work), or null when the database, which holds the generated secret, is
+ * unavailable (the form then shows it cannot be sent). Never throws.
+ */
+export async function privacyFormToken(): Promise<string | null> {
+  try {
+    const { secret } = await getRuntime();
+    return issueFormToken(secret);
+  } catch (error) {
+    log.error({ event: 'privacy.token_failed', error: errorFacts(error) });
+    return null;
+  }
 }
