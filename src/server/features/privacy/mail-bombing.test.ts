@@ -1,5 +1,5 @@
 import '@test/quiet-logs';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formTokenField, honeypotField } from '@/lib/contact-fields';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
@@ -8,6 +8,7 @@ import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/s
 import { createSmtpSender } from '../../delivery/email/transport';
 import { handle } from '../../delivery/queue/job';
 import { jobs } from '../../delivery/queue/schema';
+import { auditLog } from '../../platform/audit/schema';
 import { unprovenMails } from '../../platform/people/schema';
 import { addressHash } from '../../platform/people/address-hash';
 import { issueFormToken } from '../../platform/security/form-token';
@@ -17,6 +18,7 @@ import { confirmPrivacyRequest } from './confirm';
 import { honourPrivacyRequest } from './honour';
 import { honourJob } from './honour-job';
 import { privacyLinkJob, sendPrivacyLink } from './link-job';
+import { closeAbusiveRequests } from './handling';
 import { privacyRequests } from './schema';
 
 /**
@@ -231,6 +233,45 @@ for (const backend of backends) {
             .from(jobs)
             .where(and(eq(jobs.kind, 'privacy.honour'), eq(jobs.status, 'pending'))),
         ).toEqual([]);
+      });
+
+      it('an admin closes requests judged abusive in bulk, audited in the same transaction; sales may not', async () => {
+        const open = await database.db
+          .select({ reference: privacyRequests.reference })
+          .from(privacyRequests)
+          .where(eq(privacyRequests.status, 'open'));
+        expect(open.length).toBeGreaterThan(0);
+        const references = open.map((row) => row.reference);
+        const sales = { email: 'sales@nirmaya.example', role: 'sales' as const };
+        const admin = { email: 'admin@nirmaya.example', role: 'admin' as const };
+        await expect(closeAbusiveRequests(database.db, sales, references)).rejects.toThrow(
+          /admins only/,
+        );
+        const closed = await closeAbusiveRequests(database.db, admin, [
+          ...references.map((reference) => ` ${reference.toLowerCase()} `),
+          'PR-NOSUCHONE0',
+        ]);
+        expect(closed).toEqual([...references].sort());
+        expect(await closeAbusiveRequests(database.db, admin, references)).toEqual([]);
+        const rows = await database.db
+          .select()
+          .from(privacyRequests)
+          .where(inArray(privacyRequests.reference, references));
+        for (const row of rows)
+          expect(row).toMatchObject({
+            status: 'closed',
+            outcome: 'closed as abusive',
+            email: null,
+            details: null,
+            assignedTo: admin.email,
+          });
+        const audit = await database.db
+          .select()
+          .from(auditLog)
+          .where(eq(auditLog.action, 'privacy-close'));
+        expect(audit.map((row) => [row.actor, row.subject]).sort()).toEqual(
+          references.map((reference) => [admin.email, reference]).sort(),
+        );
       });
     },
   );
