@@ -46,8 +46,8 @@ const RATE_LIMIT_PREFIX = 'privacy:';
  * Handles one post of the privacy-request form: same-site check, the form token and the schema
  * (errors with what was typed; an expired token gets a fresh one), the bot signals the contact
  * form checks (honeypot, token missing, forged or too young without a proof of work: nothing is
- * sent), the client's rate limit, then, in one transaction with the count: a grievance from an
- * address with an open one joins it (no mail); otherwise, when the site holds data for the address
+ * sent), the client's rate limit and one request per form token, then, in one transaction with
+ * the counts: a grievance from an address with an open one joins it (no mail); otherwise, when the site holds data for the address
  * (`deps.holders`) or the request is a grievance (DPDP Act s.13: anyone may complain), the link
  * e-mail (`privacy.link`) is queued if the address's mail budget admits it (admitUnprovenMail).
  * Every valid request gets the same answer, so the page never tells whether an address is known,
@@ -67,8 +67,8 @@ export async function askForPrivacyLink(
   });
   if (!isSameSite(request, deps.allowedOrigins)) return refuse(privacyRequestTexts.origin);
   const now = deps.now?.() ?? new Date();
-  const token = postedFormToken(formData, deps.secret, now.getTime());
-  const expired = !token.ok && token.reason === 'expired';
+  const form = postedFormToken(formData, deps.secret, now.getTime());
+  const expired = !form.ok && form.reason === 'expired';
   const parsed = privacyRequestSchema.safeParse(values);
   if (expired || !parsed.success)
     return {
@@ -78,7 +78,7 @@ export async function askForPrivacyLink(
       values,
       ...(expired ? { token: issueFormToken(deps.secret, now.getTime()) } : {}),
     };
-  const bot = await botSignal(formData, token, deps.secret);
+  const bot = await botSignal(formData, form, deps.secret);
   if (bot) {
     log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: 'bot', reason: bot });
     return { status: 'sent', message: privacyRequestTexts.sent };
@@ -86,6 +86,14 @@ export async function askForPrivacyLink(
   const key = `${RATE_LIMIT_PREFIX}${hashClientAddress(request.clientAddress, deps.secret)}`;
   const queued = await deps.db.transaction(async (tx) => {
     if (!(await consumeRateLimit(tx, key, deps.rateLimit, now))) return 'rate-limited' as const;
+    // One form (its token's nonce, and the proof of work bound to it) sends one request: counted
+    // in a window that starts when the token was issued, so it never rolls over while it is valid.
+    if (form.ok) {
+      const issued = new Date(now.getTime() - form.ageMs);
+      const once = { max: 1, windowMs: 1 };
+      if (!(await consumeRateLimit(tx, `${RATE_LIMIT_PREFIX}form:${form.nonce}`, once, issued)))
+        return 'form-used' as const;
+    }
     const { kind, email, details } = parsed.data;
     if (kind !== 'grievance' && !(await holdsDataFor(tx, deps.holders, email)))
       return 'unknown' as const;

@@ -161,6 +161,19 @@ for (const backend of backends) {
         await worker().drain();
         expect(mailsTo(target)).toEqual([]);
 
+        // One form sends one request: its token (and proof) posted again sends nothing more.
+        const form = freshToken();
+        for (const i of [10, 11])
+          expect(
+            await askForPrivacyLink(
+              grievance(target, 'Replayed.', { token: form }),
+              request(`198.51.100.${i}`),
+              askDeps(),
+            ),
+          ).toEqual(sent);
+        await worker().drain();
+        expect(mailsTo(target)).toHaveLength(1);
+
         // An expired token is not a bot: the form asks again, with a fresh token, what was typed kept.
         const stale = issueFormToken(TEST_SECRET, Date.now() - 7 * 3_600_000);
         const answer = await askForPrivacyLink(
