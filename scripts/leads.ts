@@ -12,6 +12,7 @@
  *                             is suppressed; recorded as a privacy request (tombstone) and audited
  *   retry [reference]         re-queue failed deliveries (e-mails and webhooks), all or one enquiry's
  *   ack <reference>           acknowledge the failed deliveries of an enquiry or privacy request
+ *   close-abusive <PR-…...>   close open privacy requests judged abusive (tombstones, audited)
  *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365) and
  *                             spam never released older than SPAM_RETENTION_DAYS (default 30)
  *   demos                     upcoming demos: reference, time (DEMO_TIMEZONE and UTC), host, visitor
@@ -29,6 +30,7 @@ import { formatDay, formatTime } from '@/lib/demo/display';
 import { isNameField, singleLineFields, visitorName } from '@/lib/contact-fields';
 import { listUpcomingDemos, bookingSettings } from '@/server/features/demos';
 import { CLI_ACTOR } from '@/server/platform/audit';
+import { closeAbusiveRequests } from '@/server/features/privacy';
 import {
   cancelDemoAs,
   exportEnquiries,
@@ -214,6 +216,19 @@ program
       const count = await acknowledgeDeliveries(db, CLI_ACTOR, reference);
       if (count === null) throw new Error(`No enquiry or privacy request ${reference}.`);
       console.log(`Acknowledged ${count} failed notifications of ${reference.toUpperCase()}.`);
+    }),
+  );
+
+program
+  .command('close-abusive')
+  .description(
+    'close open privacy requests judged abusive (e.g. a flood of grievances): each becomes a tombstone without an answer, its address and details erased, one audit row each',
+  )
+  .argument('<references...>', 'the privacy requests (PR-…)')
+  .action((references: string[]) =>
+    withDatabase(async ({ db }) => {
+      const closed = await closeAbusiveRequests(db, CLI_ACTOR, references);
+      console.log(`Closed ${closed.length} requests as abusive: ${closed.join(', ') || 'none'}.`);
     }),
   );
 

@@ -99,6 +99,7 @@ export const auditActionLabels: Record<string, string> = {
   'privacy-view': 'Viewed privacy request',
   'privacy-assign': 'Assigned privacy request',
   'privacy-reply': 'Answered privacy request',
+  'privacy-close': 'Closed privacy request as abusive',
 };
 
 /** Notices shown after an action (`?notice=` on the page it returns to). */
@@ -125,6 +126,9 @@ export const consoleNotices: Record<string, string> = {
   assigned: 'Request assigned.',
   replied: 'Reply queued for e-mail; the request is closed and its address and details erased.',
   'already-closed': 'That request is already closed; nothing changed.',
+  'closed-abusive':
+    'The ticked requests are closed as abusive: their addresses and details are erased, one audit row each.',
+  'nothing-closed': 'Nothing closed (none ticked, or already closed).',
   'reply-invalid':
     'Write a reply of at most 10,000 characters, without control characters; nothing was sent.',
 };
@@ -139,7 +143,12 @@ export const privacyConsoleText = {
   filters: { open: 'Open requests', closed: 'Closed requests' },
   noOpen: 'No open requests.',
   noClosed: 'No closed requests.',
-  openHead: ['Reference', 'Kind', 'Verified', 'Due', 'Assigned to'],
+  openHead: ['Close', 'Reference', 'Kind', 'Verified', 'Due', 'Assigned to'],
+  closeAbusive: {
+    label: (reference: string) => `Close ${reference} as abusive`,
+    submit: 'Close the ticked requests as abusive',
+    hint: 'For requests judged abusive (a flood of grievances, say): each is closed without an answer, its address and details erased, and audited.',
+  },
   closedHead: ['Reference', 'Kind', 'Verified', 'Due', 'Closed', 'Outcome', 'Handled by'],
   kinds: {
     copy: 'Copy of data',

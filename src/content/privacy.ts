@@ -63,6 +63,8 @@ export const privacyRequestTexts = {
     'You have sent several requests in a short time. Please try again in a few minutes, or write to us.',
   unavailable: 'We could not take your request just now. Please try again in a minute.',
   origin: 'This form can only be sent from our website. Please reload the page and try again.',
+  formExpired:
+    'This form was open for a long time. Please check your details and press the button again.',
   detailsRequired: 'Please tell us the details of your request.',
   confirmTitle: 'Confirm your request',
   confirmed:

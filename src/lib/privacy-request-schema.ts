@@ -72,6 +72,8 @@ export type PrivacyFormState =
       message: string;
       errors: Partial<Record<PrivacyField, string>>;
       values: PrivacyValues;
+      /** A fresh form token, when the posted one had expired. */
+      token?: string;
     }
   | { status: 'sent'; message: string };
 

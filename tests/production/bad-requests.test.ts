@@ -12,7 +12,7 @@ import {
 import { contactSchema, fieldErrors } from '@/lib/contact-schema';
 import { ACTION_BODY_LIMIT_BYTES } from '@/lib/http/request-limits';
 import { proofField } from '@/lib/proof-of-work';
-import { issueFormToken } from '@/server/features/contact/token';
+import { issueFormToken } from '@/server/platform/security/form-token';
 import { leads } from '@/server/features/contact/schema';
 import { openTestDatabase, type TestDatabase } from '@test/databases';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';

@@ -6,7 +6,7 @@ import {
 } from '@/lib/contact-schema';
 import type { Db } from '@/server/platform/db/client';
 import type { SubmissionDeps, SubmissionRequest } from '@/server/features/contact/submit';
-import { issueFormToken } from '@/server/features/contact/token';
+import { issueFormToken } from '@/server/platform/security/form-token';
 import {
   enquiryEmailJob,
   enquiryWebhookJob,

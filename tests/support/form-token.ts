@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { formTokenField } from '@/lib/contact-fields';
-import { formToken } from '@/server/features/contact/token';
+import { formToken } from '@/server/platform/security/form-token';
 
 /**
  * The form secret of the tests: unit and integration tests sign with it, and every production

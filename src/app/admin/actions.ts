@@ -25,7 +25,11 @@ import {
 import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
 import type { OperatorRole } from '@/server/features/console';
 import { getDemoEnv, bookingSettings } from '@/server/features/demos';
-import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/features/privacy';
+import {
+  assignPrivacyRequest,
+  closeAbusiveRequests,
+  replyToPrivacyRequest,
+} from '@/server/features/privacy';
 import { clientAddress } from '@/server/platform/http/client-address';
 import { nudgeQueueWorker } from '@/server/delivery/queue/runtime';
 import { erasePersonOf } from '@/server/wiring/erasure';
@@ -188,6 +192,15 @@ export const assignPrivacyAction = consoleAction(
   async ({ reference, assignee }, { operator, db }) => {
     const result = await assignPrivacyRequest(db, operator, reference, assignee, findOperator);
     return withNotice(privacyPath(reference), result === 'closed' ? 'already-closed' : result);
+  },
+);
+
+/** Closes the privacy requests ticked in the form (`reference`) as abusive (admins only). */
+export const closeAbusiveAction = consoleAction(
+  { role: 'admin', schema: z.object({ reference: texts(200) }) },
+  async ({ reference }, { operator, db }) => {
+    const closed = await closeAbusiveRequests(db, operator, reference);
+    return withNotice('/admin/privacy', closed.length ? 'closed-abusive' : 'nothing-closed');
   },
 );
 

@@ -22,9 +22,9 @@ type AltchaProofProps = {
 };
 
 /**
- * The ALTCHA proof-of-work widget (spam defence), rendered inside the contact form with JavaScript
- * only (the page imports it dynamically, so no other page loads it). It fetches a challenge for
- * this form from /api/altcha, solves it in a Web Worker while the visitor types, and posts the
+ * The ALTCHA proof-of-work widget (spam defence), rendered inside the contact and privacy-request
+ * forms with JavaScript only (they import it dynamically, so no other page loads it). It fetches a
+ * challenge for this form from /api/altcha, solves it in a Web Worker while the visitor types, and posts the
  * solution as the `altcha` field; the server then skips the clock test. Accessible: a labelled
  * checkbox ("I'm not a robot") the widget ticks itself, reachable by keyboard to retry on error.
  * Styles come from the package's stylesheet (the `external` build injects no <style>).

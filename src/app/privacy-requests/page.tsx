@@ -1,6 +1,8 @@
+import { connection } from 'next/server';
 import { privacyRequestTexts } from '@/content/privacy';
 import { site } from '@/content/site';
 import { pageMetadata } from '@/lib/seo/metadata';
+import { privacyFormToken } from '@/server/wiring/privacy-requests';
 import { PrivacyRequestForm } from './request-form';
 
 export const metadata = pageMetadata({
@@ -11,10 +13,13 @@ export const metadata = pageMetadata({
 
 /**
  * The privacy-request page (DPDP Act 2023, ss.6(4), 11–14): the form that e-mails a confirmation
- * link to the address, beside how else to reach the grievance contact. Static: the form needs no
- * token (the link proves the address; the rate limit and the same-site check guard the post).
+ * link to the address, beside how else to reach the grievance contact. Rendered per request: like
+ * the contact form, each visit gets a freshly signed form token (with the honeypot and the proof
+ * of work, it keeps bots from using the form to mail an address; the link proves the address).
  */
-export default function PrivacyRequestsPage() {
+export default async function PrivacyRequestsPage() {
+  await connection();
+  const token = await privacyFormToken();
   return (
     <div className="mx-auto max-w-page px-2 py-4 sm:px-3 md:py-6">
       <h1 className="text-4xl sm:text-5xl">{privacyRequestTexts.title}</h1>
@@ -27,7 +32,7 @@ export default function PrivacyRequestsPage() {
           <h2 id="privacy-form-heading" className="mb-2 text-2xl">
             Make a request
           </h2>
-          <PrivacyRequestForm />
+          <PrivacyRequestForm token={token} />
         </section>
         <aside
           aria-labelledby="privacy-how-heading"

@@ -1,8 +1,10 @@
 'use client';
 
-import { useActionState, useEffect, useRef } from 'react';
+import dynamic from 'next/dynamic';
+import { useActionState, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { CtaButton } from '@/components/ui/cta';
 import { privacyRequestKinds } from '@/content/privacy';
+import { formTokenField, honeypotField } from '@/lib/contact-fields';
 import {
   DETAILS_MAX,
   emailInputMaxLength,
@@ -10,8 +12,18 @@ import {
   type PrivacyField,
   type PrivacyFormState,
 } from '@/lib/privacy-request-schema';
+import { proofPending, waitForProof } from '../contact-us/await-proof';
 import { controlClass } from '../contact-us/form-field';
 import { askPrivacyLink } from './actions';
+
+/** The contact form's proof-of-work widget, loaded in the browser only (spam defence). */
+const AltchaProof = dynamic(
+  () => import('../contact-us/altcha-proof').then((module) => module.AltchaProof),
+  { ssr: false },
+);
+
+/** How long a submit waits for the widget to finish its proof before posting anyway (ms). */
+const PROOF_WAIT_MS = 15_000;
 
 const initialState: PrivacyFormState = { status: 'idle' };
 
@@ -30,9 +42,14 @@ const fieldLabels: Record<PrivacyField, string> = {
  * with it without a reload. After an error, what was typed is shown again, an error summary
  * links to each invalid field and the first takes focus; after a valid post the one answer
  * (the same for every address) replaces the form, announced by a `role="status"` region.
+ * It has the contact form's defences: the signed form `token` (null: the form cannot be sent now),
+ * a honeypot, and with JavaScript the ALTCHA proof of work, which a submit waits for.
  */
-export function PrivacyRequestForm() {
-  const [state, formAction, pending] = useActionState(askPrivacyLink, initialState);
+export function PrivacyRequestForm({ token }: { token: string | null }) {
+  const [state, formAction, actionPending] = useActionState(askPrivacyLink, initialState);
+  const [awaitingProof, setAwaitingProof] = useState(false);
+  const pending = actionPending || awaitingProof;
+  const currentToken = (state.status === 'invalid' && state.token) || token;
   const summaryRef = useRef<HTMLDivElement>(null);
   const doneRef = useRef<HTMLParagraphElement>(null);
   const errors = state.status === 'invalid' ? state.errors : {};
@@ -43,6 +60,18 @@ export function PrivacyRequestForm() {
     const target = state.status === 'sent' ? doneRef.current : summaryRef.current;
     target?.focus();
   }, [state]);
+
+  /** A fast visitor's submit waits for the proof of work (as on the contact form). */
+  const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
+    const form = event.currentTarget.form;
+    if (!form || !proofPending(form)) return;
+    event.preventDefault();
+    setAwaitingProof(true);
+    void waitForProof(form, PROOF_WAIT_MS).then(() => {
+      setAwaitingProof(false);
+      form.requestSubmit();
+    });
+  };
 
   if (state.status === 'sent')
     return (
@@ -66,7 +95,11 @@ export function PrivacyRequestForm() {
     );
 
   return (
-    <form action={formAction} className="grid gap-2" aria-describedby="privacy-required-note">
+    <form
+      action={formAction}
+      className="relative grid gap-2"
+      aria-describedby="privacy-required-note"
+    >
       {state.status === 'invalid' && (
         <div
           ref={summaryRef}
@@ -166,8 +199,34 @@ export function PrivacyRequestForm() {
         {errorText('details')}
       </div>
 
+      <input type="hidden" name={formTokenField} value={currentToken ?? ''} />
+      {/* Honeypot: hidden from sight, keyboard and assistive technology (as on the contact form). */}
+      <div aria-hidden="true" className="absolute top-0 -left-[9999px] size-px overflow-hidden">
+        <label htmlFor="privacy-xq">Leave this blank</label>
+        <input
+          id="privacy-xq"
+          type="text"
+          name={honeypotField}
+          tabIndex={-1}
+          autoComplete="off"
+          defaultValue=""
+        />
+      </div>
+      {!currentToken && (
+        <p className="rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-sm text-amber-900">
+          The form is unavailable for a moment. Please reload the page, or write to us.
+        </p>
+      )}
+      {currentToken && <AltchaProof key={currentToken} formToken={currentToken} />}
+
       <div>
-        <CtaButton type="submit" size="md" disabled={pending} aria-disabled={pending}>
+        <CtaButton
+          type="submit"
+          size="md"
+          disabled={pending || !currentToken}
+          aria-disabled={pending || !currentToken}
+          onClick={submitAfterProof}
+        >
           {pending ? 'Sending…' : 'Send me the link'}
         </CtaButton>
       </div>

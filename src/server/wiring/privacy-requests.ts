@@ -3,9 +3,11 @@ import { privacyRequestTexts } from '@/content/privacy';
 import { readPrivacyValues, type PrivacyFormState } from '@/lib/privacy-request-schema';
 import { visitorFormAction } from '../platform/http/form-post';
 import { nudgeQueueWorker } from '../delivery/queue/runtime';
-import { getRuntime } from '../platform/runtime';
-import { askForPrivacyLink, confirmPrivacyRequest, type ConfirmResult } from '../features/privacy';
 import { mailBudgetLimits } from '../platform/people/mail-budget';
+import { getRuntime } from '../platform/runtime';
+import { issueFormToken } from '../platform/security/form-token';
+import { errorFacts, log } from '../platform/log';
+import { askForPrivacyLink, confirmPrivacyRequest, type ConfirmResult } from '../features/privacy';
 import { personalDataOf } from './personal-data';
 
 /**
@@ -32,13 +34,13 @@ export function requestPrivacyLink(
         values: readPrivacyValues(formData),
       }),
     },
-    async ({ request, rateLimit, allowedOrigins }) => {
-      const { db, secret, env } = await getRuntime();
+    async ({ request, env, rateLimit, allowedOrigins }) => {
+      const { db, secret } = await getRuntime();
       return askForPrivacyLink(formData, request, {
         db,
         secret,
-        mailBudget: mailBudgetLimits(env),
         rateLimit,
+        mailBudget: mailBudgetLimits(env),
         allowedOrigins,
         holders: personalDataOf(),
         onQueued: nudgeQueueWorker,
@@ -53,4 +55,19 @@ export async function confirmPrivacyLink(token: unknown): Promise<ConfirmResult>
   const result = await confirmPrivacyRequest(db, token, secret);
   if (result.outcome === 'confirmed') nudgeQueueWorker();
   return result;
+}
+
+/**
+ * A fresh form token for the privacy-request form (the contact form's kind: signed, with a minimum
+ * age, binding the proof of work), or null when the database, which holds the generated secret, is
+ * unavailable (the form then shows it cannot be sent). Never throws.
+ */
+export async function privacyFormToken(): Promise<string | null> {
+  try {
+    const { secret } = await getRuntime();
+    return issueFormToken(secret);
+  } catch (error) {
+    log.error({ event: 'privacy.token_failed', error: errorFacts(error) });
+    return null;
+  }
 }

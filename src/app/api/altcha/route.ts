@@ -7,8 +7,8 @@ const noStore = { 'Cache-Control': 'no-store' };
 
 /**
  * GET /api/altcha?form=<form token>: a fresh ALTCHA proof-of-work challenge for that form, fetched
- * by the contact form's widget. Never cached. 400 when the form token is missing,
- * forged or expired; 503 when the database (which holds the site secret) is unavailable.
+ * by the widget of the contact and privacy-request forms (any form token of the site). Never
+ * cached. 400 when the form token is missing, forged or expired; 503 when the database (which holds the site secret) is unavailable.
  */
 export async function GET(request: Request): Promise<Response> {
   try {

@@ -31,9 +31,9 @@ import { requeueFailed } from '../../delivery/queue/operations';
 import { privacyNotice } from '@/content/privacy';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { proofField } from '@/lib/proof-of-work';
-import { createFormChallenge } from './altcha';
+import { createFormChallenge } from '../../platform/security/altcha';
 import { messages, submitEnquiry } from './submit';
-import { issueFormToken, verifyFormToken } from './token';
+import { issueFormToken, verifyFormToken } from '../../platform/security/form-token';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { solveChallenge } from 'altcha-lib';
 

@@ -7,10 +7,10 @@ import { visitorFormAction } from '../../platform/http/form-post';
 import { addressedHost } from '../../platform/http/same-site';
 import { errorFacts, log } from '../../platform/log';
 import { nudgeQueueWorker } from '../../delivery/queue/runtime';
-import { createFormChallenge } from './altcha';
+import { createFormChallenge } from '../../platform/security/altcha';
 import { getRuntime } from '../../platform/runtime';
 import { messages, submitEnquiry } from './submit';
-import { issueFormToken, verifyFormToken } from './token';
+import { issueFormToken, verifyFormToken } from '../../platform/security/form-token';
 
 /**
  * What the contact page needs from the server: a fresh form token (`null` when the database, which

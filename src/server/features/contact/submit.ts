@@ -4,8 +4,6 @@ import { readValues } from '@/lib/contact-fields';
 import {
   contactSchema,
   fieldErrors,
-  formTokenField,
-  honeypotField,
   type ContactFormState,
   type ContactValues,
 } from '@/lib/contact-schema';
@@ -19,12 +17,11 @@ import { isSameSite } from '../../platform/http/same-site';
 import { addressHash } from '../../platform/people/address-hash';
 import { errorFacts, log } from '../../platform/log';
 import { countEnquiry } from '../../platform/metrics';
-import { proofField } from '@/lib/proof-of-work';
-import { checkProof } from './altcha';
+import { botSignal, postedFormToken } from '../../platform/security/bot-signal';
 import type { RateLimit } from '../../platform/rate-limit';
 import { newReference } from '../../platform/reference';
 import { storeEnquiry } from './store';
-import { issueFormToken, TOKEN_MIN_AGE_MS, verifyFormToken, type TokenCheck } from './token';
+import { issueFormToken } from '../../platform/security/form-token';
 
 /** Facts about the HTTP request that carried the form. */
 export type SubmissionRequest = {
@@ -66,7 +63,7 @@ export const messages = {
  * origin check, schema (field errors come before any bot verdict), token expiry, bot signals, rate
  * limit, then the enquiry and its notification job in one transaction. Never throws: every
  * outcome is a `ContactFormState`.
- * A submission that trips a bot signal (see {@link botSignal}) is quarantined, not discarded:
+ * A submission that trips a bot signal (botSignal, src/server/platform/security/bot-signal.ts) is quarantined, not discarded:
  * stored as spam with its reason, not e-mailed, answered like any other (with its
  * reference), so a bot does not learn what tripped it and an operator can release a human.
  */
@@ -81,7 +78,7 @@ export async function submitEnquiry(
   if (!isSameSite(request, deps.allowedOrigins ?? []))
     return reject('origin', values, messages.origin);
 
-  const token = verifyFormToken(formData.get(formTokenField), deps.secret, now.getTime(), 0);
+  const token = postedFormToken(formData, deps.secret, now.getTime());
   const parsed = contactSchema.safeParse(values);
   const expired = !token.ok && token.reason === 'expired';
   if (expired || !parsed.success) {
@@ -155,26 +152,6 @@ export async function submitEnquiry(
     log.error({ event: 'enquiry.store_failed', error: errorFacts(error) });
     return { status: 'invalid', message: messages.unavailable, errors: {}, values };
   }
-}
-
-/**
- * The bot signal a valid submission trips, or null for a human: the honeypot filled;
- * the form token missing or forged; an ALTCHA payload that is forged or solved for another form;
- * or, when no valid proof vouches for a human (JavaScript off), a token younger than
- * {@link TOKEN_MIN_AGE_MS} (posted faster than a person fills the form).
- */
-async function botSignal(
-  formData: FormData,
-  token: TokenCheck,
-  secret: string,
-): Promise<string | null> {
-  const honeypot = formData.get(honeypotField);
-  if (honeypot !== '') return 'honeypot';
-  if (!token.ok) return token.reason;
-  const proof = await checkProof(formData.get(proofField), secret, token.nonce);
-  if (proof === 'invalid' || proof === 'replayed') return `altcha-${proof}`;
-  if (proof !== 'valid' && token.ageMs < TOKEN_MIN_AGE_MS) return 'too-fast';
-  return null;
 }
 
 function reject(reason: string, values: ContactValues, message: string): ContactFormState {

@@ -11,10 +11,13 @@ import { hashClientAddress } from '../../platform/http/client-address';
 import { isSameSite, type OriginFacts } from '../../platform/http/same-site';
 import { log } from '../../platform/log';
 import { enqueue } from '../../delivery/queue/enqueue';
-import { consumeRateLimit, type RateLimit } from '../../platform/rate-limit';
 import { addressHash } from '../../platform/people/address-hash';
 import { admitUnprovenMail, type MailBudgetLimits } from '../../platform/people/mail-budget';
+import { consumeRateLimit, type RateLimit } from '../../platform/rate-limit';
 import { isSuppressed } from '../../platform/people/suppression';
+import { botSignal, postedFormToken } from '../../platform/security/bot-signal';
+import { issueFormToken } from '../../platform/security/form-token';
+import { joinOpenGrievance } from './grievances';
 import { holdsDataFor } from './copy';
 import type { PersonalDataHolder } from './personal-data';
 import { issuePrivacyLink } from './link-token';
@@ -26,12 +29,12 @@ export type AskDeps = {
   secret: string;
   /** The contact form's limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`), counted apart. */
   rateLimit: RateLimit;
+  /** The budget of e-mails to unproven addresses (UNPROVEN_MAIL_PER_ADDRESS, _PER_HOUR). */
+  mailBudget: MailBudgetLimits;
   /** Origins accepted besides the request's own host (`SITE_URL`'s). */
   allowedOrigins: readonly string[];
   /** Who holds personal data: a link goes only to an address something is held for. */
   holders: readonly PersonalDataHolder[];
-  /** The limits of e-mails to unproven addresses (`UNPROVEN_MAIL_*`): every link counts. */
-  mailBudget: MailBudgetLimits;
   /** Called after a link is queued, to wake the queue worker. */
   onQueued?: () => void;
   now?: () => Date;
@@ -41,16 +44,17 @@ export type AskDeps = {
 const RATE_LIMIT_PREFIX = 'privacy:';
 
 /**
- * Handles one post of the privacy-request form: same-site check, the schema (errors with what was
- * typed), the client's rate limit, then, in one transaction with the count, the link e-mail
- * (`privacy.link`) queued when the request applies to the address: the site holds data for it
- * (`deps.holders`: any enquiry from it, in any case), or it is a grievance (DPDP Act s.13: anyone
- * may complain), or, for `resume` (hear from us again), the address is suppressed (only then is
- * there anything to lift). Each link counts against the address's budget of e-mails to unproven
- * addresses (admitUnprovenMail, kind `privacy.link`); past it nothing is queued. A suppressed
- * address gets only the `resume` link (nothing else is queued; the e-mail gate would withhold it). Every valid request
- * gets the same answer, so the page never tells whether an address is known or suppressed. Never throws but on
- * database errors, answered `unavailable`.
+ * Handles one post of the privacy-request form: same-site check, the form token and the schema
+ * (errors with what was typed; an expired token gets a fresh one), the bot signals the contact
+ * form checks (honeypot, token missing, forged or too young without a proof of work: nothing is
+ * sent), the client's rate limit and one request per form token, then, in one transaction with
+ * the counts: a suppressed address gets only the `resume` (hear from us again) link, and `resume`
+ * applies only to a suppressed address; a grievance from an address with an open one joins it (no
+ * mail); otherwise, when the site holds data for the address (`deps.holders`), the request is a
+ * grievance (DPDP Act s.13: anyone may complain) or a `resume`, the link e-mail (`privacy.link`)
+ * is queued if the address's mail budget admits it (admitUnprovenMail). Every valid request gets
+ * the same answer, so the page never tells whether an address is known, suppressed, has an open
+ * grievance or was mailed enough. Never throws but on database errors.
  */
 export async function askForPrivacyLink(
   formData: FormData,
@@ -65,28 +69,51 @@ export async function askForPrivacyLink(
     values,
   });
   if (!isSameSite(request, deps.allowedOrigins)) return refuse(privacyRequestTexts.origin);
+  const now = deps.now?.() ?? new Date();
+  const form = postedFormToken(formData, deps.secret, now.getTime());
+  const expired = !form.ok && form.reason === 'expired';
   const parsed = privacyRequestSchema.safeParse(values);
-  if (!parsed.success)
+  if (expired || !parsed.success)
     return {
       status: 'invalid',
-      message: privacyRequestTexts.invalid,
-      errors: privacyFieldErrors(parsed.error),
+      message: expired ? privacyRequestTexts.formExpired : privacyRequestTexts.invalid,
+      errors: parsed.success ? {} : privacyFieldErrors(parsed.error),
       values,
+      ...(expired ? { token: issueFormToken(deps.secret, now.getTime()) } : {}),
     };
-  const now = deps.now?.() ?? new Date();
+  const bot = await botSignal(formData, form, deps.secret);
+  if (bot) {
+    log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: 'bot', reason: bot });
+    return { status: 'sent', message: privacyRequestTexts.sent };
+  }
   const key = `${RATE_LIMIT_PREFIX}${hashClientAddress(request.clientAddress, deps.secret)}`;
   const queued = await deps.db.transaction(async (tx) => {
     if (!(await consumeRateLimit(tx, key, deps.rateLimit, now))) return 'rate-limited' as const;
-    const { kind, email } = parsed.data;
+    // One form (its token's nonce, and the proof of work bound to it) sends one request: counted
+    // in a window that starts when the token was issued, so it never rolls over while it is valid.
+    if (form.ok) {
+      const issued = new Date(now.getTime() - form.ageMs);
+      const once = { max: 1, windowMs: 1 };
+      if (!(await consumeRateLimit(tx, `${RATE_LIMIT_PREFIX}form:${form.nonce}`, once, issued)))
+        return 'form-used' as const;
+    }
+    const { kind, email, details } = parsed.data;
     const emailHash = addressHash(email, deps.secret);
     // A suppressed address receives only the link to hear from us again: queue nothing else.
     const suppressed = await isSuppressed(tx, emailHash);
     if (kind === 'resume' ? !suppressed : suppressed) return 'not-applicable' as const;
     if (kind !== 'grievance' && kind !== 'resume' && !(await holdsDataFor(tx, deps.holders, email)))
       return 'unknown' as const;
-    const budget = { emailHash, kind: privacyLinkJob.name, now };
-    if ((await admitUnprovenMail(tx, budget, deps.mailBudget)) !== 'send')
-      return 'over-budget' as const;
+    if (kind === 'grievance') {
+      const joined = await joinOpenGrievance(tx, { emailHash, text: details, by: 'form', now });
+      if (joined) return 'joined' as const;
+    }
+    const budget = await admitUnprovenMail(
+      tx,
+      { emailHash, kind: privacyLinkJob.name, now },
+      deps.mailBudget,
+    );
+    if (budget !== 'send') return budget;
     const { token, nonce } = issuePrivacyLink(parsed.data, deps.secret, now.getTime());
     await enqueue(
       tx,

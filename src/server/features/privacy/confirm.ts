@@ -8,6 +8,7 @@ import { liftSuppression } from '../../platform/people/suppression';
 import { honourJob } from './honour-job';
 import { linkOwner } from './link-job';
 import { verifyPrivacyLink } from './link-token';
+import { joinOpenGrievance, lockGrievancesOf } from './grievances';
 import { closeRequest, openRequest } from './records';
 
 /** What confirming a link did. */
@@ -39,17 +40,35 @@ export async function confirmPrivacyRequest(
   const link = verifyPrivacyLink(token, secret, now.getTime());
   if (!link.ok) return { outcome: link.reason };
   const { request } = link;
+  const emailHash = addressHash(request.email, secret);
   return db.transaction(async (tx): Promise<ConfirmResult> => {
+    if (request.kind === 'grievance') await lockGrievancesOf(tx, emailHash);
     const row = await openRequest(tx, {
       kind: request.kind,
       email: request.email,
-      emailHash: addressHash(request.email, secret),
+      emailHash,
       details: request.details,
       linkNonce: request.nonce,
       requestedAt: new Date(request.requestedAt),
       verifiedAt: now,
     });
     if (!row) return { outcome: 'used' };
+    const joined =
+      request.kind === 'grievance'
+        ? await joinOpenGrievance(tx, {
+            emailHash,
+            text: request.details,
+            by: 'link',
+            now,
+            except: row.id,
+          })
+        : undefined;
+    if (joined) {
+      await closeRequest(tx, row.id, `joined ${joined}`, now);
+      await dropJobsOf(tx, [linkOwner(request.nonce)]);
+      await appendAudit(tx, 'visitor', 'privacy-request', row.reference, `joined ${joined}`);
+      return { outcome: 'confirmed', reference: joined };
+    }
     await dropJobsOf(tx, [linkOwner(request.nonce)]);
     await appendAudit(tx, 'visitor', 'privacy-request', row.reference, request.kind);
     if (request.kind === 'resume') {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { summarizePrivacy, type PrivacySummary } from '@/lib/privacy-alarm';
 import { appendAudit, type Actor } from '../../platform/audit';
@@ -217,6 +217,45 @@ export async function replyToPrivacyRequest(
     );
     await appendAudit(tx, actor, 'privacy-reply', ref, open.kind);
     return 'replied';
+  });
+}
+
+/** The outcome of a request an admin closed as abusive (no personal data). */
+export const ABUSIVE_OUTCOME = 'closed as abusive';
+
+/**
+ * Closes the open requests `references` an admin judged abusive (a flood of grievances, say), in
+ * one transaction: each becomes a tombstone (outcome ABUSIVE_OUTCOME, address and details cleared,
+ * assigned to `actor` when it was nobody's) with one audit row per request; a pending job of it
+ * finds it closed and sends nothing. Unknown or closed references are left as they are.
+ * @returns the references closed.
+ * @throws Error when `actor` is not an admin.
+ */
+export async function closeAbusiveRequests(
+  db: Db,
+  actor: Actor,
+  references: readonly string[],
+  now: Date = new Date(),
+): Promise<string[]> {
+  requireAdmin(actor);
+  const refs = [...new Set(references.map(normalise))];
+  if (refs.length === 0) return [];
+  return db.transaction(async (tx) => {
+    const closed = await tx
+      .update(privacyRequests)
+      .set({
+        status: 'closed',
+        closedAt: now,
+        outcome: ABUSIVE_OUTCOME,
+        email: null,
+        details: null,
+        assignedTo: sql`coalesce(${privacyRequests.assignedTo}, ${actor.email})`,
+      })
+      .where(and(inArray(privacyRequests.reference, refs), eq(privacyRequests.status, 'open')))
+      .returning({ reference: privacyRequests.reference, kind: privacyRequests.kind });
+    for (const row of closed)
+      await appendAudit(tx, actor, 'privacy-close', row.reference, `${row.kind}: abusive`);
+    return closed.map((row) => row.reference).sort();
   });
 }
 

@@ -17,6 +17,7 @@ export { forgetSentReplies } from './reply';
 export {
   PRIVACY_REPLY_MAX,
   assignPrivacyRequest,
+  closeAbusiveRequests,
   listPrivacyRequests,
   mayHandlePrivacy,
   readPrivacySummary,

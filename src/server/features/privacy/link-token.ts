@@ -83,6 +83,16 @@ export function verifyPrivacyLink(
   };
 }
 
+/**
+ * The address a stored link token carries (trimmed, as typed), without checking its signature or
+ * age: for finding the queued links of an address that is being erased. Undefined when `token`
+ * is not a link token's shape.
+ */
+export function addressOfLink(token: string): string | undefined {
+  const parts = token.split('.');
+  return parts.length === 7 && parts[0] === 'p1' ? decode(parts[2]!).trim() : undefined;
+}
+
 /** The path of the confirmation page, whose link carries the token in its query. */
 export const CONFIRM_PATH = '/privacy-requests/confirm';
 

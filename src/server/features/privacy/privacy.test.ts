@@ -13,10 +13,12 @@ import {
   deps,
   fastRetry,
   formData,
+  freshToken,
   request,
   testWorker,
   until,
 } from '@test/enquiry';
+import { formTokenField, honeypotField } from '@/lib/contact-fields';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
 import { startWebhookReceiver, type TestWebhookReceiver } from '@test/webhook-receiver';
 import { submitEnquiry } from '../contact/submit';
@@ -155,6 +157,8 @@ for (const backend of backends) {
         form.set('email', address);
         form.set('kind', kind);
         form.set('details', details);
+        form.set(formTokenField, freshToken());
+        form.set(honeypotField, '');
         return askForPrivacyLink(form, request(), askDeps());
       }
 

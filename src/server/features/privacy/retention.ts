@@ -7,6 +7,7 @@ import { suppressions, unprovenMails } from '../../platform/people/schema';
 import { rateLimits } from '../../platform/rate-limit/schema';
 import { addCounts, type PersonalDataHolder, type Retention } from './personal-data';
 import { privacyRequests } from './schema';
+import { dropPrivacyJobsOf, purgeStalePrivacyJobs } from './stale-jobs';
 
 /**
  * How long the tombstone of an answered privacy request is kept, in days (3 years): long enough to
@@ -23,12 +24,19 @@ const DAY_MS = 86_400_000;
  * owner's confirmed "hear from us again" request), the audit log (scrubbed of the address by an erasure, purged by retention) and the
  * rate-limit windows (keyed hashes of client addresses, purged by retention) and the counts of
  * mails to unproven addresses (keyed hashes, purged after a day). An erasure closes
- * the request it honours itself (erase.ts), so nothing here erases.
+ * the request it honours itself (erase.ts); here it drops the privacy e-mails queued for the
+ * address (links and replies: their payloads hold it), and the daily purge drops the failed or
+ * waiting `privacy.*` jobs older than 30 days (stale-jobs.ts).
  */
 export const privacyPersonalData: PersonalDataHolder = {
   name: 'privacy',
   tables: [privacyRequests, suppressions, auditLog, rateLimits, unprovenMails],
+  erase: async (tx, email) => {
+    await dropPrivacyJobsOf(tx, email);
+    return { counts: {}, sharedReferences: [] };
+  },
   expire: async (db, now) => {
+    await purgeStalePrivacyJobs(db, now);
     await db
       .delete(privacyRequests)
       .where(

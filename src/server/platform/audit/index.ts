@@ -22,6 +22,7 @@ export const auditActions = [
   'privacy-view',
   'privacy-assign',
   'privacy-reply',
+  'privacy-close',
   'privacy-request',
   'privacy-outcome',
 ] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { issueFormToken, verifyFormToken } from '../../features/contact/token';
+import { issueFormToken, verifyFormToken } from './form-token';
 import {
   issueBookingToken,
   issueManageToken,

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { privacyConsoleText as text } from '@/content/console';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import { listPrivacyRequests } from '@/server/features/privacy';
+import { closeAbusiveAction } from '../../actions';
 import {
   buttonClass,
   Cell,
@@ -18,6 +19,8 @@ import { DueDate } from './due-date';
 
 export const metadata: Metadata = { title: 'Privacy requests' };
 
+const closeAbusive = closeAbusiveAction.bind(null, null);
+
 type PrivacyPageProps = {
   searchParams: Promise<{ status?: string | string[]; notice?: string | string[] }>;
 };
@@ -30,7 +33,8 @@ async function renderTime(): Promise<Date> {
 /**
  * Admins only: open privacy requests, the earliest due first, each with its kind, verification
  * and due dates (overdue and due-soon ones marked) and assignee; or the closed ones (tombstones:
- * kind, dates, outcome). A GET form switches between them, so each view is a link.
+ * kind, dates, outcome). A GET form switches between them, so each view is a link. Open ones can
+ * be ticked and closed as abusive in one POST.
  */
 export default async function PrivacyPage({ searchParams }: PrivacyPageProps) {
   const operator = await requirePageOperator('admin');
@@ -67,21 +71,38 @@ export default async function PrivacyPage({ searchParams }: PrivacyPageProps) {
       {rows.length === 0 ? (
         <p>{status === 'open' ? text.noOpen : text.noClosed}</p>
       ) : status === 'open' ? (
-        <DataTable caption={text.filters.open} head={text.openHead}>
-          {rows.map((row) => (
-            <tr key={row.reference}>
-              <Cell className="whitespace-nowrap">{requestLink(row.reference)}</Cell>
-              <Cell>{text.kinds[row.kind]}</Cell>
-              <Cell className="whitespace-nowrap">
-                <Time at={row.verifiedAt} />
-              </Cell>
-              <Cell>
-                <DueDate dueAt={row.dueAt} now={now} alertDays={alertDays} />
-              </Cell>
-              <Cell className="wrap-anywhere">{row.assignedTo ?? text.unassigned}</Cell>
-            </tr>
-          ))}
-        </DataTable>
+        <form action={closeAbusive} className="flex min-w-0 flex-col gap-2">
+          <DataTable caption={text.filters.open} head={text.openHead}>
+            {rows.map((row) => (
+              <tr key={row.reference}>
+                <Cell>
+                  <input
+                    type="checkbox"
+                    name="reference"
+                    value={row.reference}
+                    aria-label={text.closeAbusive.label(row.reference)}
+                    className="size-3 accent-brand-700"
+                  />
+                </Cell>
+                <Cell className="whitespace-nowrap">{requestLink(row.reference)}</Cell>
+                <Cell>{text.kinds[row.kind]}</Cell>
+                <Cell className="whitespace-nowrap">
+                  <Time at={row.verifiedAt} />
+                </Cell>
+                <Cell>
+                  <DueDate dueAt={row.dueAt} now={now} alertDays={alertDays} />
+                </Cell>
+                <Cell className="wrap-anywhere">{row.assignedTo ?? text.unassigned}</Cell>
+              </tr>
+            ))}
+          </DataTable>
+          <p className="text-sm">{text.closeAbusive.hint}</p>
+          <div>
+            <button type="submit" className={buttonClass}>
+              {text.closeAbusive.submit}
+            </button>
+          </div>
+        </form>
       ) : (
         <DataTable caption={text.filters.closed} head={text.closedHead}>
           {rows.map((row) => (

@@ -11,7 +11,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { proofAlgorithm } from '@/lib/proof-of-work';
 
 /**
- * ALTCHA proof of work on the contact form, against spam: the browser solves a challenge while the
+ * ALTCHA proof of work on the visitor forms (contact, privacy request), against spam: the browser solves a challenge while the
  * visitor types, and a valid solution stands in for the clock test (a fast human with autofill
  * is delivered). Self-hosted: challenges are signed here with keys derived from the site secret
  * and verified here; nothing calls a third party.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOKEN_MAX_AGE_MS, TOKEN_MIN_AGE_MS, issueFormToken, verifyFormToken } from './token';
+import { TOKEN_MAX_AGE_MS, TOKEN_MIN_AGE_MS, issueFormToken, verifyFormToken } from './form-token';
 
 const secret = 'k'.repeat(32);
 const t0 = 1_800_000_000_000;
