@@ -51,13 +51,25 @@ describe('what a visitor can type gets the page or a 4xx, never a 500', () => {
     expect(errorLines()).toEqual([]);
   });
 
-  it('answers a path whose percent-escapes do not decode with 400, public or console', async () => {
+  it('answers a path whose percent-escapes do not decode with 400 (console) or its page', async () => {
     const answers: string[] = [];
-    for (const page of ['/admin/%E0%A4%A', '/products/%', '/admin/enquiries/%E0%A4', '/%']) {
+    for (const page of ['/admin/%E0%A4%A', '/admin/enquiries/%E0%A4', '/api/%']) {
       const { status, text } = await httpRequest(`${server.url}${page}`);
       answers.push(`${page} ${status}`);
       expect(status, page).toBe(400);
       expect(text).toContain('This request could not be read');
+    }
+    const pages: Record<string, number> = {
+      '/products/%': 200,
+      '/%': 404,
+      '/privacy-requests/%E0%A4%A': 404,
+      '/contact-us/demo/%': 404,
+      '/contact-us/demo/manage/%G1': 404,
+    };
+    for (const [page, expected] of Object.entries(pages)) {
+      const { status } = await httpRequest(`${server.url}${page}`);
+      answers.push(`${page} ${status}`);
+      expect(status, page).toBe(expected);
     }
     console.log(`bad percent-encoding: ${answers.join('; ')}`);
     expect(errorLines()).toEqual([]);

@@ -70,7 +70,9 @@ function decodes(pathname: string): boolean {
  * Decides, before Next.js reads the request, whether it is one Next.js would answer with 5xx or
  * that no route of this site accepts (docs/security.md):
  * - a request target over `URL_LIMIT_BYTES`: 414;
- * - a path whose percent-escapes do not decode (`/admin/%E0%A4%A`, `/products/%`): 400;
+ * - a console or API path whose percent-escapes do not decode (`/admin/%E0%A4%A`): 400, where
+ *   Next.js would fail decoding it (other paths get their page's normal answer: `/products/%` its
+ *   first tab, an unknown path the not-found page);
  * - a method other than GET, HEAD, OPTIONS on anything but the ACTION_PATHS and the route
  *   handlers under /api (unknown /api paths included, which Next.js would try as an action): 405
  *   (the paths of the refusal pages themselves: 404);
@@ -95,7 +97,8 @@ export async function guardRequest(
   const url = new URL(request.url);
   if (Buffer.byteLength(url.pathname + url.search) > URL_LIMIT_BYTES)
     return { status: 414, reason: 'url-length' };
-  if (!decodes(url.pathname)) return { status: 400, reason: 'bad-encoding' };
+  if (/^\/(admin|api)(\/|$)/.test(url.pathname) && !decodes(url.pathname))
+    return { status: 400, reason: 'bad-encoding' };
   if (isRefusalPagePath(url.pathname)) return { status: 404, reason: 'refusal-page' };
   if (READ_METHODS.has(request.method)) return null;
   if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
