@@ -2,6 +2,7 @@ import './e2e/server-only';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROME_FLAGS, CHROME_PATH } from './scripts/chromium.mjs';
 import { TEST_SECRET } from './tests/support/form-token';
+import { E2E_METRICS_TOKEN } from './tests/support/metrics-token';
 
 /** Port of the production server the browser tests start (the standalone bundle, as `npm start` runs it). */
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -43,6 +44,8 @@ export default defineConfig({
       TRUST_PROXY: '1',
       // Known to the specs, which sign backdated form tokens instead of waiting out their minimum age.
       FORM_SECRET: TEST_SECRET,
+      // Shows the specs the health details (/api/health gives the public its status only).
+      METRICS_TOKEN: E2E_METRICS_TOKEN,
     },
   },
 });

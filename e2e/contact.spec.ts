@@ -1,4 +1,5 @@
 import { backdateFormToken } from '../tests/support/form-token';
+import { E2E_METRICS_TOKEN } from '../tests/support/metrics-token';
 import { expect, test, type Page } from './fixtures';
 
 /**
@@ -209,8 +210,14 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('reports the database in the health check', async ({ request }) => {
-  const response = await request.get('/api/health');
+test('reports the database in the health check, its details to the METRICS_TOKEN bearer only', async ({
+  request,
+}) => {
+  const anonymous = await request.get('/api/health');
+  expect([anonymous.status(), await anonymous.json()]).toEqual([200, { status: 'ok' }]);
+  const response = await request.get('/api/health', {
+    headers: { authorization: `Bearer ${E2E_METRICS_TOKEN}` },
+  });
   expect(response.status()).toBe(200);
   // Without SMTP_URL (as here) jobs pile up, so delivery may be `degraded` once they are old.
   expect(await response.json()).toMatchObject({

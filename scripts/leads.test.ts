@@ -70,6 +70,20 @@ describe('npm run leads (PGlite)', () => {
     );
   }, 120_000);
 
+  it('shows the readiness details /api/health keeps for the METRICS_TOKEN bearer', async () => {
+    const { stdout } = await leads(dataDir, 'health');
+    const details = JSON.parse(stdout) as {
+      status: string;
+      delivery: { pending: number; quarantined: number };
+      privacy: { open: number };
+    };
+    console.log(`leads health: ${stdout.replace(/\s+/g, ' ')}`);
+    expect(details.status).toBe('ok');
+    expect(details.delivery.quarantined).toBe(1);
+    expect(details.delivery.pending).toBeGreaterThan(0);
+    expect(details.privacy.open).toBe(0);
+  }, 60_000);
+
   it('lists quarantined enquiries for review and releases one once', async () => {
     const spam = (await leads(dataDir, 'spam')).stdout.trim().split('\n');
     expect(spam).toHaveLength(1);

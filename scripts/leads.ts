@@ -15,6 +15,9 @@
  *   close-abusive <PR-…...>   close open privacy requests judged abusive (tombstones, audited)
  *   purge                     delete enquiries older than LEADS_RETENTION_DAYS (default 365) and
  *                             spam never released older than SPAM_RETENTION_DAYS (default 30)
+ *   health                    readiness details as /api/health gives them to the METRICS_TOKEN
+ *                             bearer (JSON): status and reasons, delivery backlog, quarantined
+ *                             enquiries, open privacy requests; exit code 1 when degraded
  *   demos                     upcoming demos: reference, time (DEMO_TIMEZONE and UTC), host, visitor
  *   cancel <reference>        cancel that enquiry's upcoming demo as the visitor would (e-mails, webhooks)
  *   operators list|add|role|remove   who may sign in to the console (/admin), and their role
@@ -46,6 +49,7 @@ import { getSiteEnv as getEnv } from '@/server/wiring/env';
 import { listLeads, listSpam, describeDeliveries } from '@/server/features/contact';
 import { purgeExpired } from '@/server/wiring/personal-data';
 import { eraseAs } from '@/server/wiring/erasure';
+import { assessReadiness, healthDetails } from '@/server/wiring/readiness';
 
 /**
  * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in
@@ -244,6 +248,19 @@ program
       console.log(
         `Deleted ${removed} enquiries older than ${leadsDays} days (spam: ${spamDays} days).`,
       );
+    }),
+  );
+
+program
+  .command('health')
+  .description(
+    'readiness details (JSON): status, delivery backlog, quarantined enquiries, privacy requests; exit code 1 when degraded',
+  )
+  .action(() =>
+    withDatabase(async ({ db }) => {
+      const details = healthDetails(await assessReadiness(db, getEnv()));
+      console.log(JSON.stringify(details, null, 2));
+      if (details.status !== 'ok') process.exitCode = 1;
     }),
   );
 

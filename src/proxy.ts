@@ -11,6 +11,7 @@ import { isApiRoute, serverActionIds } from '@/server/platform/security/build-ma
 import { isHttps, STRICT_TRANSPORT_SECURITY } from '@/lib/security/transport';
 import type { Refusal } from '@/lib/http/request-limits';
 import { guardRequest } from '@/server/platform/http/request-guard';
+import { siteOrigins } from '@/server/platform/http/form-post';
 import {
   isEmailLinkPage,
   MANAGE_REFERRER_POLICY,
@@ -41,7 +42,12 @@ const development = process.env.NODE_ENV === 'development';
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const https = isHttps(request);
-  const refusal = await guardRequest(request, { actionIds: serverActionIds(), isApiRoute });
+  const env = getEnv();
+  const refusal = await guardRequest(
+    request,
+    { actionIds: serverActionIds(), isApiRoute },
+    { trust: env.TRUST_PROXY, allowedOrigins: siteOrigins(env) },
+  );
   if (refusal) return refuse(request, refusal, https);
   const manageLink = manageLinkResponse(request, isHttpsSite());
   if (manageLink)

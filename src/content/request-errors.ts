@@ -18,6 +18,13 @@ export const requestErrors = {
       'Go back, reload the page and try again. If you were sending the contact form, open it afresh.',
     ],
   },
+  403: {
+    title: 'This form was sent from another site',
+    paragraphs: [
+      'The forms of this site are accepted only from its own pages, so that no other site can send them in your name. Nothing was stored.',
+      'Open the page on this site and send the form from there.',
+    ],
+  },
   405: {
     title: 'This address does not accept that request',
     paragraphs: [

@@ -20,8 +20,13 @@ const METRICS_TOKEN = 'metrics-token-for-the-alarm-test';
 /** The alarm threshold, set low: DELIVERY_ALERT_MINUTES takes fractions (0.05 min = 3 s). */
 const ALERT_MINUTES = '0.05';
 
+/** The health details, which only the METRICS_TOKEN bearer is shown. */
 const health = async (server: ProductionServer) =>
-  (await (await fetch(`${server.url}/api/health`)).json()) as {
+  (await (
+    await fetch(`${server.url}/api/health`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    })
+  ).json()) as {
     status: string;
     reasons?: string[];
     delivery: {
@@ -73,6 +78,13 @@ describe('delivery alarm', () => {
       ),
     ]);
     expect(degraded.delivery).toMatchObject({ pending: 1, failed: 0, quarantined: 0 });
+    // The public is told the status only, never the details (a bot would read its verdict there).
+    const publicHealth = await fetch(`${server.url}/api/health`);
+    expect([publicHealth.status, await publicHealth.json()]).toEqual([200, { status: 'ok' }]);
+    const wrongToken = await fetch(`${server.url}/api/health`, {
+      headers: { authorization: 'Bearer metrics-token-for-the-alarm-tesT' },
+    });
+    expect(await wrongToken.json()).toEqual({ status: 'ok' });
     await until(async () => events('delivery.stalled').length === 1, 10_000);
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // four more checks: still one line
     expect(events('delivery.stalled')).toHaveLength(1);
@@ -133,6 +145,7 @@ describe('delivery alarm, only for real', () => {
       DEMO_BOOKING_DAYS: '5',
       DEMO_REMINDER_HOURS: '24',
       LEADS_FROM: 'Nirmaya website <no-reply@nirmaya.example>',
+      METRICS_TOKEN,
     };
     // A demo three days ahead, booked through the booking code before the site starts.
     const settings = bookingSettings(getEnv({ ...process.env, ...env } as NodeJS.ProcessEnv));

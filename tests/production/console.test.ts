@@ -56,6 +56,7 @@ describe('the sales console in Chromium, production build', () => {
         SITE_URL: `http://127.0.0.1:${port}`,
         ADMIN_EMAILS: ADMIN,
         SIGN_IN_MAX: '50',
+        METRICS_TOKEN: 'metrics-token-for-the-console-test',
         WEBHOOK_URLS: hooks.url,
         WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
       },
@@ -328,7 +329,11 @@ describe('the sales console in Chromium, production build', () => {
     const dueAt = await addPrivacyRequest('PR-BROWSER01', 'grievance', 5);
     await addPrivacyRequest('PR-BROWSER02', 'correct', 60);
     const health = async () =>
-      (await (await fetch(`${server.url}/api/health`)).json()) as {
+      (await (
+        await fetch(`${server.url}/api/health`, {
+          headers: { authorization: 'Bearer metrics-token-for-the-console-test' },
+        })
+      ).json()) as {
         status: string;
         reasons?: string[];
         privacy: { open: number; dueSoon: number; overdue: number; oldestDueAt: string | null };

@@ -56,7 +56,9 @@ async function startInstance(index: number): Promise<ProductionServer> {
       TRUST_PROXY: '1',
       // A job claimed by the instance the test kills is taken over after this (default 5 min).
       OUTBOX_LEASE_SECONDS: '10',
-      SITE_URL: undefined,
+      // Required with SMTP_URL and ADMIN_EMAILS; a loopback http address, as the edge's port is
+      // chosen later: the test opens the e-mailed links' paths on the edge, cookies as before.
+      SITE_URL: 'http://127.0.0.1',
       DATA_DIR: undefined,
       ADMIN_EMAILS: OPERATORS.join(','),
       SIGN_IN_MAX: '20',

@@ -22,8 +22,9 @@ export type ProductionServer = {
 
 export type StartOptions = {
   /**
-   * Extra environment for the server (merged over this process's, LOG_LEVEL info and
-   * `FORM_SECRET` {@link TEST_SECRET} by default, so a test can sign the server's form tokens).
+   * Extra environment for the server (merged over this process's, LOG_LEVEL info,
+   * `FORM_SECRET` {@link TEST_SECRET} by default, so a test can sign the server's form tokens, and
+   * SITE_URL the server's own `http://127.0.0.1:<port>`).
    */
   env?: Record<string, string | undefined>;
   /** Port to listen on (default: a free one). */
@@ -58,6 +59,9 @@ export async function startProductionServer(options: StartOptions = {}): Promise
       FORM_SECRET: TEST_SECRET,
       PORT: String(port),
       HOSTNAME: '127.0.0.1',
+      // The site's own address: required (https:, or http: on loopback) once SMTP_URL or
+      // ADMIN_EMAILS is set, since the e-mailed links point there.
+      SITE_URL: `http://127.0.0.1:${port}`,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { consoleNotices } from '@/content/console';
+import { ownValue } from '@/lib/own-value';
 import { cn } from '@/lib/utils';
 
 /**
@@ -31,7 +32,7 @@ export function PageHeading({ title, intro }: { title: string; intro?: React.Rea
  * is no notice.
  */
 export function Notice({ notice }: { notice: string | string[] | undefined }) {
-  const text = typeof notice === 'string' ? consoleNotices[notice] : undefined;
+  const text = ownValue(consoleNotices, notice);
   return (
     <p
       role="status"

@@ -15,8 +15,8 @@ export const ACTION_BODY_LIMIT_BYTES = ACTION_BODY_LIMIT_KB * 1024;
  */
 export const URL_LIMIT_BYTES = 8 * 1024;
 
-/** Why a request is refused, and with which status: 400, 404, 405, 413 or 414. */
-export type Refusal = { status: 400 | 404 | 405 | 413 | 414; reason: string };
+/** Why a request is refused, and with which status: 400, 403, 404, 405, 413 or 414. */
+export type Refusal = { status: 400 | 403 | 404 | 405 | 413 | 414; reason: string };
 
 /** Where the pages explaining a refusal are prerendered (src/app/request-error); not public. */
 export const REFUSAL_PAGES_PATH = '/request-error';

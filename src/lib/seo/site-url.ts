@@ -25,6 +25,24 @@ export function siteUrl(value: string | undefined = process.env.SITE_URL): URL {
   return url;
 }
 
+/** Hosts where `SITE_URL` may be plain http: the developer's own machine. */
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether `value` (`SITE_URL`) may carry the links the site e-mails (privacy links, sign-in links,
+ * booking manage links): an `https:` URL without credentials, or `http:` on localhost, 127.0.0.1
+ * or [::1]. Unset or unparsable is unfit: the links would point at {@link DEFAULT_SITE_URL}, which
+ * nobody else can open, or travel in clear to a host on the network.
+ */
+export function isSecureSiteUrl(value: string | undefined): boolean {
+  if (!value || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  if (url.username || url.password) return false;
+  return (
+    url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))
+  );
+}
+
 /**
  * The absolute URL of a site path against `SITE_URL`, e.g. `/products/3` →
  * `https://example.org/products/3` (see {@link resolveSitePath}).

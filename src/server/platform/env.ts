@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { DEFAULT_PRIVACY_DUE_ALERT_DAYS } from '@/lib/privacy-alarm';
+import { isSecureSiteUrl } from '@/lib/seo/site-url';
 import { optional, positiveInt, positiveNumber } from './env-values';
 import { trustProxySchema } from '../../lib/http/trust-proxy';
 
@@ -110,6 +111,12 @@ const platformChecks: EnvCheck<z.infer<z.ZodObject<typeof platformShape>>>[] = [
     ok: (env) => !env.SMTP_URL || Boolean(env.LEADS_TO),
     message: 'LEADS_TO is required when SMTP_URL is set.',
     path: ['LEADS_TO'],
+  },
+  {
+    ok: (env) => !env.SMTP_URL || isSecureSiteUrl(env.SITE_URL),
+    message:
+      'SITE_URL must be set to the https: address of the site when SMTP_URL is set: the e-mailed privacy and sign-in links point there (http: is accepted only for localhost, 127.0.0.1 and [::1]).',
+    path: ['SITE_URL'],
   },
   {
     ok: (env) => env.WEBHOOK_URLS.length > 0 === Boolean(env.WEBHOOK_SECRET),

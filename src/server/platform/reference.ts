@@ -14,3 +14,15 @@ export function newReference(prefix: 'NH' | 'PR' = 'NH'): string {
   for (const byte of bytes) code += ALPHABET[byte & 31];
   return `${prefix}-${code}`;
 }
+
+/** A reference's form: its prefix, a dash and 10 characters of the alphabet. */
+const REFERENCE = new RegExp(`^(NH|PR)-[${ALPHABET}]{10}$`);
+
+/**
+ * Whether `value` has a reference's form (newReference): `NH-` or `PR-` and 10 characters of its
+ * base-32 alphabet, upper case. A page shows a reference it is handed in its address only then,
+ * so a link cannot make the site print text of someone else's choosing.
+ */
+export function isReference(value: unknown): value is string {
+  return typeof value === 'string' && REFERENCE.test(value);
+}

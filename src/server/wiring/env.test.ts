@@ -113,6 +113,43 @@ describe('demo booking configuration', () => {
     },
   );
 
+  it.each([
+    ['SMTP_URL', { SMTP_URL: 'smtp://mail.example:25', LEADS_TO: 'sales@nirmaya.example' }],
+    ['ADMIN_EMAILS', { ADMIN_EMAILS: 'boss@nirmaya.example' }],
+  ])('with %s set, SITE_URL must be an https: address (loopback http excepted)', (_, set) => {
+    const verdicts = Object.fromEntries(
+      [
+        'https://www.nirmaya.example',
+        'http://localhost:3000',
+        'http://127.0.0.1:4100',
+        'http://[::1]:3000',
+        undefined,
+        'http://www.nirmaya.example',
+        'http://10.0.0.5:3000',
+        'https://user:pw@www.nirmaya.example',
+      ].map((siteUrl) => {
+        const variables: Record<string, string> = { ...set };
+        if (siteUrl !== undefined) variables.SITE_URL = siteUrl;
+        try {
+          return [String(siteUrl), env(variables).SITE_URL === siteUrl];
+        } catch (error) {
+          expect(String(error)).toMatch(/SITE_URL: SITE_URL must be set to the https: address/);
+          return [String(siteUrl), false];
+        }
+      }),
+    );
+    expect(verdicts).toEqual({
+      'https://www.nirmaya.example': true,
+      'http://localhost:3000': true,
+      'http://127.0.0.1:4100': true,
+      'http://[::1]:3000': true,
+      undefined: false,
+      'http://www.nirmaya.example': false,
+      'http://10.0.0.5:3000': false,
+      'https://user:pw@www.nirmaya.example': false,
+    });
+  });
+
   it('leaves SITE_URL alone while booking is off', () => {
     expect(env({ SITE_URL: 'http://www.nirmaya.example' }).SITE_URL).toBe(
       'http://www.nirmaya.example',

@@ -131,3 +131,18 @@ export async function checkReadiness(): Promise<Readiness> {
     clearTimeout(timer);
   }
 }
+
+/**
+ * What an operator is told of readiness (`/api/health` with the METRICS_TOKEN bearer, and
+ * `leads health`): `status` `ok` or `degraded`, the `reasons` when degraded, the delivery summary
+ * (the quarantine count included) and the open privacy requests. Never shown to the public: a bot
+ * would read its own verdict in the quarantine count.
+ */
+export function healthDetails({ assessment, delivery, privacy }: Assessed) {
+  return {
+    status: assessment.status,
+    ...(assessment.reasons.length > 0 ? { reasons: assessment.reasons } : {}),
+    delivery,
+    privacy,
+  };
+}

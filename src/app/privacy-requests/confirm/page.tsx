@@ -3,6 +3,8 @@ import { connection } from 'next/server';
 import Link from 'next/link';
 import { CtaButton } from '@/components/ui/cta';
 import { privacyRequestTexts } from '@/content/privacy';
+import { ownValue } from '@/lib/own-value';
+import { isReference } from '@/server/platform/reference';
 import { confirmPrivacyRequestAction } from '../actions';
 
 const confirmRequest = confirmPrivacyRequestAction.bind(null, null);
@@ -54,11 +56,17 @@ export default async function ConfirmPrivacyRequestPage({ searchParams }: Confir
       <div className="mt-3 max-w-2xl rounded border border-slate-200 bg-white p-2 shadow-sm sm:p-3 md:p-4">
         {outcome === 'confirmed' ? (
           <p role="status" className="text-lg text-ink">
-            {privacyRequestTexts.confirmed} Your reference is <strong>{reference}</strong>.
+            {privacyRequestTexts.confirmed}
+            {isReference(reference) ? (
+              <>
+                {' '}
+                Your reference is <strong>{reference}</strong>.
+              </>
+            ) : null}
           </p>
         ) : outcome ? (
           <p role="alert" className="text-lg text-ink">
-            {outcomes[outcome] ?? privacyRequestTexts.invalidLink}{' '}
+            {ownValue(outcomes, outcome) ?? privacyRequestTexts.invalidLink}{' '}
             <Link href="/privacy-requests" className={link}>
               Make a request
             </Link>

@@ -8,7 +8,7 @@ type Props = { params: Promise<{ status: string }> };
 /** Only the prerendered statuses exist; the proxy serves them (`/request-error/*` itself is a 404). */
 export const dynamicParams = false;
 
-/** One page per status of `requestErrors` (400, 405, 413, 414). */
+/** One page per status of `requestErrors` (400, 403, 405, 413, 414). */
 export function generateStaticParams() {
   return Object.keys(requestErrors).map((status) => ({ status }));
 }

@@ -28,6 +28,7 @@ import type { SendMailOptions } from 'nodemailer';
 const env = getEnv({
   FORM_SECRET: TEST_SECRET,
   ADMIN_EMAILS: 'Boss@Nirmaya.example',
+  SITE_URL: 'http://localhost:3000',
   SIGN_IN_MAX: '3',
 } as unknown as NodeJS.ProcessEnv);
 const admin: Actor = { email: 'boss@nirmaya.example', role: 'admin' };

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { isSecureSiteUrl } from '@/lib/seo/site-url';
 import { envSlice, readEnv, type Env } from '../../platform/env';
 import { positiveInt } from '../../platform/env-values';
 
@@ -36,10 +37,18 @@ const consoleEnvSchema = z.object({
 });
 
 /**
- * The console's env slice: its admins, the hour of its spam digest and its sign-in limit. The
+ * The console's env slice: its admins, the hour of its spam digest and its sign-in limit, and
+ * the rule that admins need an https `SITE_URL` (isSecureSiteUrl) for their sign-in links. The
  * wiring composes it into the site's environment.
  */
-export const consoleEnvSlice = envSlice(consoleEnvSchema);
+export const consoleEnvSlice = envSlice(consoleEnvSchema, [
+  {
+    ok: (env) => env.ADMIN_EMAILS.length === 0 || isSecureSiteUrl(env.SITE_URL),
+    message:
+      'SITE_URL must be set to the https: address of the site when ADMIN_EMAILS is set: the e-mailed sign-in links point there (http: is accepted only for localhost, 127.0.0.1 and [::1]).',
+    path: ['SITE_URL'],
+  },
+]);
 
 /** The platform's variables with the console's: what the console reads. */
 export type ConsoleEnv = Env & z.infer<typeof consoleEnvSchema>;

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { isTimeZone } from '@/lib/demo/display';
+import { isSecureSiteUrl } from '@/lib/seo/site-url';
 import { parseWeeklyHours, type WeeklyHours } from '@/lib/demo/hours';
 import type { DemoRules } from '@/lib/demo/slots';
 import {
@@ -98,33 +99,21 @@ export const demoEnvSchema = z.object({
 /** The validated `DEMO_*` variables (demo booking's env slice, env.ts). */
 export type DemoEnv = z.infer<typeof demoEnvSchema>;
 
-/** Hosts where `SITE_URL` may be plain http with booking on: the developer's own machine. */
-const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1']);
-
 /**
  * Why the environment is refused when booking is on and `SITE_URL` is unfit (see
  * isBookingSiteUrl): shown when the server starts.
  */
 export const BOOKING_SITE_URL_MESSAGE =
   'SITE_URL must be set to the https: address of the site when DEMO_HOSTS is set: the e-mailed ' +
-  'manage links point there (http: is accepted only for localhost and 127.0.0.1).';
+  'manage links point there (http: is accepted only for localhost, 127.0.0.1 and [::1]).';
 
 /**
- * Whether `siteUrl` (`SITE_URL`) may carry the manage links booking e-mails: an `https:` URL, or
- * `http:` on localhost or 127.0.0.1. Unset is unfit: the links would point at the default
- * `http://localhost:3000`, which no visitor can open.
+ * Whether `siteUrl` (`SITE_URL`) may carry the manage links booking e-mails: the rule of every
+ * e-mailed link (isSecureSiteUrl: `https:`, or `http:` on localhost, 127.0.0.1 or [::1]). Unset
+ * is unfit: the links would point at the default `http://localhost:3000`, which no visitor can open.
  */
 export function isBookingSiteUrl(siteUrl: string | undefined): boolean {
-  if (!siteUrl) return false;
-  let url: URL;
-  try {
-    url = new URL(siteUrl);
-  } catch {
-    return false;
-  }
-  return (
-    url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))
-  );
+  return isSecureSiteUrl(siteUrl);
 }
 
 /** Booking is on when `DEMO_HOSTS` names at least one host; else the site is as before. */

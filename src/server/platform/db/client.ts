@@ -26,6 +26,24 @@ export type Database = {
   close(): Promise<void>;
 };
 
+/** The data directory of each embedded (PGlite) database handle, opened here or through its socket. */
+const embeddedDirectories = new WeakMap<Db, string>();
+
+/**
+ * The data directory (`DATA_DIR`, resolved) of an embedded PGlite database, whether this process
+ * opened it or reaches it through the running site's socket; undefined for PostgreSQL. The site's
+ * generated key lives beside the database there (platform/security/site-secret.ts).
+ */
+export function embeddedDataDir(db: Db): string | undefined {
+  return embeddedDirectories.get(db);
+}
+
+/** Records `database` as the embedded database of `dataDir` (embeddedDataDir). */
+function embedded(database: Database, dataDir: string): Database {
+  embeddedDirectories.set(database.db, path.resolve(dataDir));
+  return database;
+}
+
 /** Key of the advisory lock serialising migrations across instances (any constant bigint). */
 const MIGRATION_LOCK_KEY = 4_711_203_001;
 
@@ -73,9 +91,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       { host: bridgeDirectory(options.dataDir), user: 'postgres', database: 'postgres', max: 1 },
       migrationsFolder,
     ).catch(() => undefined);
-    if (viaSite) return { ...viaSite, kind: 'pglite' };
+    if (viaSite) return embedded({ ...viaSite, kind: 'pglite' }, options.dataDir);
   }
-  return openPglite(options.dataDir, migrationsFolder, options.serveLocalClients ?? false);
+  return embedded(
+    await openPglite(options.dataDir, migrationsFolder, options.serveLocalClients ?? false),
+    options.dataDir,
+  );
 }
 
 async function openPostgres(config: PoolConfig, migrationsFolder: string): Promise<Database> {

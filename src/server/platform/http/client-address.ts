@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
 import { keyedHash } from '../security/keyed-hash';
 import { PEER_ADDRESS_HEADER } from './peer-address';
+import { clientKey } from '../../../lib/http/client-key';
 import { trustFunction, type TrustProxy } from '../../../lib/http/trust-proxy';
 
 /**
@@ -30,8 +31,11 @@ export function clientAddress(headers: Headers, trust: TrustProxy): string {
 
 /**
  * Keyed hash of a client address (keyedHash, purpose `client`: HMAC-SHA-256 of `client:` and the
- * address, hex): stored and rate-limited instead of the IP.
+ * address's client key, hex): stored and rate-limited instead of the IP. The address is first
+ * reduced to the client it stands for (clientKey: an IPv6 address to its /64, an IPv4-mapped one
+ * to its IPv4 address), so every per-client limit and cap, all keyed by this hash, counts a /64 as
+ * one client. A value that is not an address (the sign-in limit's e-mail address) is hashed as given.
  */
 export function hashClientAddress(address: string, secret: string): string {
-  return keyedHash('client', address, secret);
+  return keyedHash('client', clientKey(address), secret);
 }

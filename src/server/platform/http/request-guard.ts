@@ -7,6 +7,8 @@ import {
 } from '@/lib/http/request-limits';
 import { checkActionForm } from '@/lib/security/action-form';
 import { readBytesWithin } from './read-body';
+import { isSameSite, originFacts } from './same-site';
+import type { TrustProxy } from '../../../lib/http/trust-proxy';
 
 /**
  * Pages whose forms post server actions: the contact form (and its booking step), the booking page
@@ -46,13 +48,37 @@ export type BuildFacts = {
   isApiRoute: (pathname: string) => boolean | null;
 };
 
+/** What the guard knows of the site's configuration, for the same-site check of action posts. */
+export type SiteFacts = {
+  /** TRUST_PROXY: whose `X-Forwarded-Host` names the host the visitor addressed. */
+  trust: TrustProxy;
+  /** The origins allowed besides the request's own host (siteOrigins: SITE_URL's). */
+  allowedOrigins: readonly string[];
+};
+
+/** Whether a path's percent-escapes decode (`%E0%A4%A` or a lone `%` do not). */
+function decodes(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Decides, before Next.js reads the request, whether it is one Next.js would answer with 5xx or
  * that no route of this site accepts (docs/security.md):
  * - a request target over `URL_LIMIT_BYTES`: 414;
+ * - a console or API path whose percent-escapes do not decode (`/admin/%E0%A4%A`): 400, where
+ *   Next.js would fail decoding it (other paths get their page's normal answer: `/products/%` its
+ *   first tab, an unknown path the not-found page);
  * - a method other than GET, HEAD, OPTIONS on anything but the ACTION_PATHS and the route
  *   handlers under /api (unknown /api paths included, which Next.js would try as an action): 405
  *   (the paths of the refusal pages themselves: 404);
+ * - a POST to one of the ACTION_PATHS with an `Origin` of another site (isSameSite with `site`;
+ *   Next.js would throw, log an error and answer 500): 403, before its body is read; a post
+ *   without `Origin` goes on to the action, whose own check refuses it;
  * - a POST to one of the ACTION_PATHS: not `multipart/form-data` with a boundary: 400; a body over
  *   `ACTION_BODY_LIMIT_BYTES` by Content-Length or, chunked, as it streams in: 413; a body that is
  *   not valid multipart: 400; an unknown or stale action id: 404; arguments React cannot decode: 400.
@@ -60,17 +86,29 @@ export type BuildFacts = {
  * @param request the request as the proxy sees it
  * @param build the build's action ids and API routes (when unknown, ids are not checked and every
  *   /api path is let through)
+ * @param site TRUST_PROXY and the allowed origins (when absent, the origin is left to Next.js)
  * @returns the refusal, or null to let Next.js answer
  */
-export async function guardRequest(request: Request, build: BuildFacts): Promise<Refusal | null> {
+export async function guardRequest(
+  request: Request,
+  build: BuildFacts,
+  site?: SiteFacts,
+): Promise<Refusal | null> {
   const url = new URL(request.url);
   if (Buffer.byteLength(url.pathname + url.search) > URL_LIMIT_BYTES)
     return { status: 414, reason: 'url-length' };
+  if (/^\/(admin|api)(\/|$)/.test(url.pathname) && !decodes(url.pathname))
+    return { status: 400, reason: 'bad-encoding' };
   if (isRefusalPagePath(url.pathname)) return { status: 404, reason: 'refusal-page' };
   if (READ_METHODS.has(request.method)) return null;
   if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
   if (request.method !== 'POST' || !isActionPath(url.pathname))
     return { status: 405, reason: 'method' };
+  if (site) {
+    const facts = originFacts(request.headers, site.trust);
+    if (facts.origin && !isSameSite(facts, site.allowedOrigins))
+      return { status: 403, reason: 'cross-site' };
+  }
 
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;(.*;)?\s*boundary=[^;]/i.test(contentType))

@@ -3,6 +3,7 @@ import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import { CircleCheck } from 'lucide-react';
 import { CtaButton } from '@/components/ui/cta';
+import { ownValue } from '@/lib/own-value';
 import { emailHref, phoneHref, site } from '@/content/site';
 import type { ManageView } from '@/server/features/demos/types';
 import { MANAGE_REFERRER_POLICY, MANAGE_COOKIE, manageView } from '@/server/features/demos';
@@ -79,7 +80,7 @@ export default async function ManageDemoPage({ searchParams }: ManagePageProps) 
   await connection();
   const { outcome } = await searchParams;
   const view = await loadView((await cookies()).get(MANAGE_COOKIE)?.value);
-  const notice = typeof outcome === 'string' ? notices[outcome] : undefined;
+  const notice = ownValue(notices, outcome);
   const heading =
     view.kind === 'cancelled'
       ? 'Your demo is cancelled'
