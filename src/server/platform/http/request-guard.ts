@@ -23,6 +23,9 @@ const ACTION_PATHS: ReadonlySet<string> = new Set([
   '/privacy-requests/confirm',
 ]);
 
+/** Route handlers outside /api that answer a plain form POST themselves (the console's export). */
+const ROUTE_POST_PATHS: ReadonlySet<string> = new Set(['/admin/export.csv']);
+
 /** The operator console's pages, each of which may post its actions. */
 const CONSOLE_PREFIX = '/admin';
 
@@ -50,8 +53,8 @@ export type BuildFacts = {
  * Decides, before Next.js reads the request, whether it is one Next.js would answer with 5xx or
  * that no route of this site accepts (docs/security.md):
  * - a request target over `URL_LIMIT_BYTES`: 414;
- * - a method other than GET, HEAD, OPTIONS on anything but the ACTION_PATHS and the route
- *   handlers under /api (unknown /api paths included, which Next.js would try as an action): 405
+ * - a method other than GET, HEAD, OPTIONS on anything but the ACTION_PATHS, the route
+ *   handlers under /api and a POST to ROUTE_POST_PATHS (unknown /api paths included, which Next.js would try as an action): 405
  *   (the paths of the refusal pages themselves: 404);
  * - a POST to one of the ACTION_PATHS: not `multipart/form-data` with a boundary: 400; a body over
  *   `ACTION_BODY_LIMIT_BYTES` by Content-Length or, chunked, as it streams in: 413; a body that is
@@ -69,6 +72,7 @@ export async function guardRequest(request: Request, build: BuildFacts): Promise
   if (isRefusalPagePath(url.pathname)) return { status: 404, reason: 'refusal-page' };
   if (READ_METHODS.has(request.method)) return null;
   if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
+  if (request.method === 'POST' && ROUTE_POST_PATHS.has(url.pathname)) return null;
   if (request.method !== 'POST' || !isActionPath(url.pathname))
     return { status: 405, reason: 'method' };
 
