@@ -6,7 +6,8 @@
 //    this content; simulated and, with applied throttling, observed LCP: the ratios are printed)
 //    and an empty Next.js page built and measured the same way (the framework's floor), all over
 //    HTTPS and HTTP/2 (the site through a TLS edge in front of the instance);
-//  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate.
+//  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate;
+//  - the console's sign-in answer for an operator and a stranger, with a relay taking 1 s a mail.
 // Writes bench-results/latest.json; exits 1 when a budget is missed.
 // Options: --skip-build (reuse .next-bench), --runs N, --only /path[,/path], --no-empty, --no-load,
 // --no-observed (skip the runs with applied throttling),
@@ -31,6 +32,7 @@ import {
 import { prepareEmptyNext } from './bench/empty-next.mjs';
 import { measureEdgeThroughput } from './bench/edge-throughput.mjs';
 import { measureEnquiries } from './bench/enquiries.mjs';
+import { BENCH_OPERATOR, measureSignIn, startSlowRelay } from './bench/sign-in.mjs';
 import { measureLoad } from './bench/http-load.mjs';
 import { documentBytes, PUBLIC_ROUTES } from './bench/document-bytes.mjs';
 import { startEdge, startNoJsCopy } from './bench/nginx-edge.mjs';
@@ -128,7 +130,17 @@ async function startSite(env) {
 }
 
 async function measureSite() {
-  const env = { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
+  // Mail through a relay that takes 1 s per message, for the sign-in timing (an operator's
+  // address must be answered as fast as a stranger's).
+  const relay = await startSlowRelay(1_000);
+  const env = {
+    NEXT_DIST_DIR: distDir,
+    NEXT_TELEMETRY_DISABLED: '1',
+    SMTP_URL: relay.url,
+    LEADS_TO: 'bench-leads@nirmaya.example',
+    ADMIN_EMAILS: BENCH_OPERATOR,
+    SIGN_IN_MAX: '1000',
+  };
   if (!options['skip-build']) {
     section(`Building the site into ${distDir}`);
     buildNext(repo, env);
@@ -245,9 +257,17 @@ async function measureSite() {
       );
       if (Object.keys(e.refused).length) console.log('refused:', e.refused);
     }
+
+    section('Console sign-in answer, operator vs stranger (relay takes 1 s per mail)');
+    results.signIn = await measureSignIn(server.url);
+    const s = results.signIn;
+    console.log(
+      `median over ${s.rounds} each: operator ${fmt(s.operatorMedianMs, 1)} ms, stranger ${fmt(s.strangerMedianMs, 1)} ms; answers ${s.answers.join(', ')}`,
+    );
   } finally {
     await noJs.stop();
     await stop();
+    await relay.stop();
   }
 }
 

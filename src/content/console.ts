@@ -22,6 +22,13 @@ export const consoleText = {
     limited: 'Too many sign-in requests. Wait 15 minutes, then try again.',
     invalid: 'Enter an e-mail address such as name@hospital.example.',
     linkFailed: 'That sign-in link has expired or was already used. Ask for a new one below.',
+    fresh:
+      'That needs a sign-in from the last 15 minutes. Ask for a new link: it brings you back to the page, with what you entered.',
+    confirmTitle: 'Sign in to the sales console',
+    confirmIntro:
+      'Press the button to sign in on this device. The link works once, within 10 minutes of being sent.',
+    confirmSubmit: 'Sign in',
+    confirmMissing: 'This page needs the link from your sign-in e-mail. Ask for a new one.',
   },
   signOut: 'Sign out',
   signedInAs: 'Signed in as',
@@ -100,6 +107,8 @@ export const auditActionLabels: Record<string, string> = {
   'privacy-assign': 'Assigned privacy request',
   'privacy-reply': 'Answered privacy request',
   'privacy-close': 'Closed privacy request as abusive',
+  read: 'Read personal data',
+  refused: 'Refused',
 };
 
 /** Notices shown after an action (`?notice=` on the page it returns to). */
@@ -119,6 +128,7 @@ export const consoleNotices: Record<string, string> = {
   'last-admin': 'The last admin cannot be removed or lowered to sales.',
   invalid: 'That did not look right; nothing changed.',
   'not-found': 'Not found; nothing changed.',
+  refused: 'Only an admin may do that; nothing changed.',
   erased:
     'Erased: every enquiry and demo of that address is gone, receivers are told (lead.erased) and the address is suppressed.',
   'erase-waiting':

@@ -103,8 +103,11 @@ describe('the sales console in Chromium, production build', () => {
     const before = smtp.received.filter((mail) => mail.envelope.to.includes(email)).length;
     await askForLink(page, email);
     const [mail] = (await mailsTo(email, 'Your sign-in link', before + 1)).slice(-1);
-    const link = /(http\S+magic-link\/verify\S+)/.exec(mail!.parsed.text ?? '')![1]!;
+    const link = /(http\S+sign-in\/confirm\S+)/.exec(mail!.parsed.text ?? '')![1]!;
+    // The link's page signs nobody in: only its button's POST does.
     await page.goto(link);
+    expect(await context.cookies(server.url)).toEqual([]);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${server.url}/admin`);
     await page.close();
     return { context, link, violations };
@@ -141,18 +144,32 @@ describe('the sales console in Chromium, production build', () => {
   }
 
   it('keeps /admin private: no-store, noindex, sign-in redirect without data', async () => {
-    for (const pathname of [
-      '/admin',
-      '/admin/export.csv',
-      '/admin/spam',
-      '/admin/audit',
-      '/admin/privacy',
-    ]) {
+    for (const pathname of ['/admin', '/admin/spam', '/admin/audit', '/admin/privacy']) {
       const response = await fetch(server.url + pathname, { redirect: 'manual' });
       expect([303, 307], pathname).toContain(response.status);
       expect(response.headers.get('location'), pathname).toMatch(/\/admin\/sign-in$/);
       expect(response.headers.get('cache-control'), pathname).toBe('private, no-store');
     }
+    // The export answers a POST from this site only: a GET (a link, an image) exports nothing,
+    // a post without a session goes to the sign-in page, one from another site is refused.
+    const exportGet = await fetch(`${server.url}/admin/export.csv`, { redirect: 'manual' });
+    expect(exportGet.status).toBe(405);
+    const exportPost = (origin: string) =>
+      fetch(`${server.url}/admin/export.csv`, {
+        method: 'POST',
+        body: new URLSearchParams({ q: 'x' }),
+        headers: { origin },
+        redirect: 'manual',
+      });
+    const unsigned = await exportPost(server.url);
+    expect(unsigned.status).toBe(303);
+    expect(unsigned.headers.get('location')).toMatch(/\/admin\/sign-in$/);
+    expect((await exportPost('https://evil.example')).status).toBe(403);
+    // better-auth's verify endpoint signs in by POST only.
+    const verifyGet = await fetch(`${server.url}/api/auth/magic-link/verify?token=x`, {
+      redirect: 'manual',
+    });
+    expect(verifyGet.status).toBe(405);
     const signInPage = await fetch(`${server.url}/admin/sign-in`);
     expect(signInPage.headers.get('cache-control')).toBe('private, no-store');
     expect(signInPage.headers.get('x-robots-tag')).toBe('noindex, nofollow');
@@ -180,10 +197,11 @@ describe('the sales console in Chromium, production build', () => {
     adminCsp = signedIn.violations;
     const cookies = await admin.cookies(server.url);
     const session = cookies.find((cookie) => cookie.name === 'nirmaya-console.session');
-    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
     const again = await browser.newContext();
     const page = await again.newPage();
     await page.goto(signedIn.link);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/admin\/sign-in\?link=failed/);
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('expired');
     expect(await again.cookies(server.url)).toEqual([]);
@@ -461,9 +479,11 @@ describe('the sales console in Chromium, production build', () => {
     await expect.poll(() => list.getByText('intruder@elsewhere.example').count()).toBe(0);
     await list.close();
 
-    // Export as sales: a BOM, the header, the rows, formulas neutralised.
-    const csv = await fetch(`${server.url}/admin/export.csv?q=hospital.example`, {
-      headers: { cookie: await cookieOf(sales) },
+    // Export as sales (the inbox's POST form): a BOM, the header, the rows, formulas neutralised.
+    const csv = await fetch(`${server.url}/admin/export.csv`, {
+      method: 'POST',
+      body: new URLSearchParams({ q: 'hospital.example' }),
+      headers: { cookie: await cookieOf(sales), origin: server.url },
     });
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const bytes = new Uint8Array(await csv.arrayBuffer());
@@ -543,7 +563,6 @@ describe('the sales console in Chromium, production build', () => {
     // address or words, now that there are some (the redirect's body quotes only the path).
     for (const pathname of [
       '/admin',
-      '/admin/export.csv',
       '/admin/spam',
       '/admin/operators',
       '/admin/privacy/PR-BROWSER02',

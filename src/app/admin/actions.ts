@@ -13,6 +13,7 @@ import {
 } from '@/server/features/console/routes';
 import {
   SIGN_IN_PATH,
+  consoleReturnPath,
   cancelDemoAs,
   releaseEnquiries,
   rescheduleDemoAs,
@@ -22,7 +23,11 @@ import {
   removeOperator,
   requestSignIn,
 } from '@/server/features/console';
-import { acknowledgeDeliveries, retryDeliveries } from '@/server/wiring/delivery-retry';
+import {
+  acknowledgeDeliveries,
+  retryDeliveries,
+  type DeliveryAct,
+} from '@/server/wiring/delivery-retry';
 import type { OperatorRole } from '@/server/features/console';
 import { getDemoEnv, bookingSettings } from '@/server/features/demos';
 import {
@@ -52,16 +57,27 @@ const privacyPath = (reference: string) => `/admin/privacy/${segment(reference)}
 /** A role chosen in a form: `admin`, anything else `sales`. */
 const role = text.transform((value): OperatorRole => (value === 'admin' ? 'admin' : 'sales'));
 
-/** Asks for a sign-in link (the sign-in page's form); same answer for operators and strangers. */
+/**
+ * Asks for a sign-in link (the sign-in page's form, with `next`: the console page the link
+ * returns to); the same answer, as fast, for operators and strangers.
+ */
 export async function signInAction(_bound: null, form: FormData): Promise<never> {
   const deps = await consoleAuth();
+  const next = consoleReturnPath(form.get('next'));
   const answer = await requestSignIn(
     deps,
     form.get('email'),
     clientAddress(await headers(), deps.env.TRUST_PROXY),
+    new Date(),
+    next,
   );
-  redirect(`${SIGN_IN_PATH}?answer=${answer}`);
+  const back = answer === 'sent' || !next ? '' : `&fresh=1&next=${encodeURIComponent(next)}`;
+  redirect(`${SIGN_IN_PATH}?answer=${answer}${back}`);
 }
+
+/** A refused retry or acknowledgement's notice, else `notice(count)`. */
+const deliveryNotice = (count: DeliveryAct, done: string) =>
+  count === 'refused' ? 'refused' : count === null ? 'not-found' : done;
 
 /** Ends the operator's session (and writes the audit row). */
 export const signOutAction = consoleAction(
@@ -104,8 +120,8 @@ export const retryAction = consoleAction(
   { schema: z.object({ reference: text }) },
   async ({ reference }, { operator, db }) => {
     const count = await retryDeliveries(db, operator, reference);
-    if (count) nudgeQueueWorker();
-    return withNotice(enquiryPath(reference), count === null ? 'not-found' : 'retried');
+    if (typeof count === 'number' && count > 0) nudgeQueueWorker();
+    return withNotice(enquiryPath(reference), deliveryNotice(count, 'retried'));
   },
 );
 
@@ -114,7 +130,7 @@ export const acknowledgeAction = consoleAction(
   { schema: z.object({ reference: text }) },
   async ({ reference }, { operator, db }) => {
     const count = await acknowledgeDeliveries(db, operator, reference);
-    return withNotice(enquiryPath(reference), count === null ? 'not-found' : 'acknowledged');
+    return withNotice(enquiryPath(reference), deliveryNotice(count, 'acknowledged'));
   },
 );
 
@@ -140,36 +156,66 @@ export const rescheduleDemoAction = consoleAction(
   },
 );
 
-/** Adds an operator (admins only). */
+/** The operators page with the add form filled in with `fields` (a fresh sign-in's return). */
+const operatorsWith = (fields: FormFields) => {
+  const query = new URLSearchParams({
+    email: text.parse(fields.email),
+    role: role.parse(fields.role),
+  });
+  return `/admin/operators?${query}`;
+};
+
+/** Adds an operator (admins only, signed in within 15 minutes). */
 export const addOperatorAction = consoleAction(
-  { role: 'admin', schema: z.object({ email: text, role }) },
+  {
+    role: 'admin',
+    act: 'operator-add',
+    fresh: operatorsWith,
+    schema: z.object({ email: text, role }),
+  },
   async (input, { operator, db }) =>
     withNotice('/admin/operators', await addOperator(db, operator, input.email, input.role)),
 );
 
-/** Changes an operator's role (admins only). */
+/**
+ * Changes an operator's role (admins only, signed in within 15 minutes; coming back from the
+ * sign-in, the add form holds the change: adding an existing operator sets their role).
+ */
 export const changeRoleAction = consoleAction(
-  { role: 'admin', schema: z.object({ email: text, role }) },
+  {
+    role: 'admin',
+    act: 'operator-role',
+    fresh: operatorsWith,
+    schema: z.object({ email: text, role }),
+  },
   async (input, { operator, db }) =>
     withNotice('/admin/operators', await changeOperatorRole(db, operator, input.email, input.role)),
 );
 
-/** Removes an operator and so ends their sessions (admins only). */
+/** Removes an operator and so ends their sessions (admins only, signed in within 15 minutes). */
 export const removeOperatorAction = consoleAction(
-  { role: 'admin', schema: z.object({ email: text }) },
+  {
+    role: 'admin',
+    act: 'operator-remove',
+    fresh: () => '/admin/operators',
+    schema: z.object({ email: text }),
+  },
   async ({ email }, { operator, db }) =>
     withNotice('/admin/operators', await removeOperator(db, operator, email)),
 );
 
 /**
- * Erases everything held for the person of the form's enquiry (admins only, after the page's
- * confirmation step: the form must carry `confirm=erase`, else back with `invalid`): the same
+ * Erases everything held for the person of the form's enquiry (admins only, signed in within 15
+ * minutes (else back to the confirmation step after signing in), after the page's confirmation
+ * step: the form must carry `confirm=erase`, else back with `invalid`): the same
  * erasure as `leads erase` and a visitor's request. Waits up to 15 s for the cancellation of a
  * live demo to be sent.
  */
 export const erasePersonAction = consoleAction(
   {
     role: 'admin',
+    act: 'erase',
+    fresh: (fields: FormFields) => `${enquiryPath(text.parse(fields.reference))}?erase=confirm`,
     schema: z.object({ reference: text, confirm: text.pipe(z.literal('erase')) }),
     invalid: (fields: FormFields) =>
       withNotice(enquiryPath(text.parse(fields.reference)), 'invalid'),
@@ -188,7 +234,7 @@ export const erasePersonAction = consoleAction(
 
 /** Assigns the form's privacy request to the chosen admin (`assignee`; admins only). */
 export const assignPrivacyAction = consoleAction(
-  { role: 'admin', schema: z.object({ reference: text, assignee: text }) },
+  { role: 'admin', act: 'privacy-assign', schema: z.object({ reference: text, assignee: text }) },
   async ({ reference, assignee }, { operator, db }) => {
     const result = await assignPrivacyRequest(db, operator, reference, assignee, findOperator);
     return withNotice(privacyPath(reference), result === 'closed' ? 'already-closed' : result);
@@ -211,6 +257,7 @@ export const closeAbusiveAction = consoleAction(
 export const replyPrivacyAction = consoleAction(
   {
     role: 'admin',
+    act: 'privacy-reply',
     schema: z.object({
       reference: text,
       reply: z

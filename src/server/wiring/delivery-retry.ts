@@ -11,17 +11,29 @@ import { requestIdOf } from '../features/privacy';
  * says which owner its references name.
  */
 
-/** Each feature's lookup from a reference to the owner of its deliveries. */
-const owners: readonly ((db: Db, reference: string) => Promise<string | undefined>)[] = [
-  enquiryIdOf, // an enquiry, `NH-…`: its e-mail, webhook and demo jobs
-  requestIdOf, // a privacy request, `PR-…`: its link, acknowledgement, reply and `lead.erased` jobs
+/** A feature's lookup from a reference to the owner of its deliveries. */
+type OwnerLookup = {
+  ownerOf: (db: Db, reference: string) => Promise<string | undefined>;
+  /** Only admins may act on these deliveries (a privacy request's mails are an admin's work). */
+  adminOnly: boolean;
+};
+
+/** Each feature's lookup, in the order tried. */
+const owners: readonly OwnerLookup[] = [
+  // an enquiry, `NH-…`: its e-mail, webhook and demo jobs
+  { ownerOf: enquiryIdOf, adminOnly: false },
+  // a privacy request, `PR-…`: its link, acknowledgement, reply and `lead.erased` jobs
+  { ownerOf: requestIdOf, adminOnly: true },
 ];
 
 /** The owner of the deliveries quoted by `reference` (any case), or undefined when none has it. */
-async function deliveryOwnerOf(db: Db, reference: string): Promise<string | undefined> {
-  for (const ownerOf of owners) {
-    const owner = await ownerOf(db, reference);
-    if (owner) return owner;
+async function deliveryOwnerOf(
+  db: Db,
+  reference: string,
+): Promise<{ id: string; adminOnly: boolean } | undefined> {
+  for (const { ownerOf, adminOnly } of owners) {
+    const id = await ownerOf(db, reference);
+    if (id) return { id, adminOnly };
   }
   return undefined;
 }
@@ -32,8 +44,8 @@ async function deliveryOwnerOf(db: Db, reference: string): Promise<string | unde
  */
 export async function retryFailedNotifications(db: Db, reference?: string): Promise<number | null> {
   if (reference === undefined) return requeueFailed(db);
-  const id = await deliveryOwnerOf(db, reference);
-  return id ? requeueFailed(db, { owners: [id] }) : null;
+  const owner = await deliveryOwnerOf(db, reference);
+  return owner ? requeueFailed(db, { owners: [owner.id] }) : null;
 }
 
 /**
@@ -45,42 +57,70 @@ export async function acknowledgeFailedNotifications(
   db: Db,
   reference: string,
 ): Promise<number | null> {
-  const id = await deliveryOwnerOf(db, reference);
-  return id ? acknowledgeFailed(db, { owners: [id] }) : null;
+  const owner = await deliveryOwnerOf(db, reference);
+  return owner ? acknowledgeFailed(db, { owners: [owner.id] }) : null;
 }
 
 /**
- * retryFailedNotifications with an audit row as `actor` (the console's operator or `cli`); null
- * when no enquiry or privacy request has `reference`.
+ * What an operator's retry or acknowledgement did: how many jobs, null when no enquiry or
+ * privacy request has the reference, `refused` when a sales operator quoted a privacy request's.
+ */
+export type DeliveryAct = number | null | 'refused';
+
+/**
+ * Runs `act` (retry or acknowledge) on the deliveries of `reference` as `actor`, with its audit
+ * row in the same transaction. A privacy request's deliveries are an admin's: anyone else is
+ * refused, and the refusal audited.
+ */
+function deliveryActAs(
+  db: Db,
+  actor: Actor,
+  action: 'retry' | 'acknowledge',
+  reference: string,
+  act: (tx: Db, owner: string) => Promise<number>,
+): Promise<DeliveryAct> {
+  const ref = reference.trim().toUpperCase();
+  return db.transaction(async (tx) => {
+    const owner = await deliveryOwnerOf(tx, reference);
+    if (!owner) return null;
+    if (owner.adminOnly && actor.role !== 'admin') {
+      await appendAudit(tx, actor, 'refused', ref, `${action} needs admin`);
+      return 'refused';
+    }
+    const count = await act(tx, owner.id);
+    await appendAudit(tx, actor, action, ref, `${count} job(s)`);
+    return count;
+  });
+}
+
+/**
+ * retryFailedNotifications with an audit row as `actor` (the console's operator or `cli`), in
+ * one transaction; every failed delivery (no `reference`) only for an admin or `cli`.
  */
 export async function retryDeliveries(
   db: Db,
   actor: Actor,
   reference?: string,
-): Promise<number | null> {
-  const count = await retryFailedNotifications(db, reference);
-  if (count !== null)
-    await appendAudit(
-      db,
-      actor,
-      'retry',
-      reference?.trim().toUpperCase() ?? 'all',
-      `${count} job(s)`,
+): Promise<DeliveryAct> {
+  if (reference !== undefined)
+    return deliveryActAs(db, actor, 'retry', reference, (tx, owner) =>
+      requeueFailed(tx, { owners: [owner] }),
     );
-  return count;
+  if (actor.role !== 'admin') return 'refused';
+  return db.transaction(async (tx) => {
+    const count = await requeueFailed(tx);
+    await appendAudit(tx, actor, 'retry', 'all', `${count} job(s)`);
+    return count;
+  });
 }
 
-/**
- * acknowledgeFailedNotifications with an audit row as `actor`; null when no enquiry or privacy
- * request has `reference`.
- */
-export async function acknowledgeDeliveries(
+/** acknowledgeFailedNotifications with an audit row as `actor`, in one transaction. */
+export function acknowledgeDeliveries(
   db: Db,
   actor: Actor,
   reference: string,
-): Promise<number | null> {
-  const count = await acknowledgeFailedNotifications(db, reference);
-  if (count !== null)
-    await appendAudit(db, actor, 'acknowledge', reference.trim().toUpperCase(), `${count} job(s)`);
-  return count;
+): Promise<DeliveryAct> {
+  return deliveryActAs(db, actor, 'acknowledge', reference, (tx, owner) =>
+    acknowledgeFailed(tx, { owners: [owner] }),
+  );
 }

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { deliveryFilters, suppressedText } from '@/content/console';
 import { visitorName } from '@/lib/contact-fields';
 import {
+  describeFilter,
   filterQuery,
   INBOX_PAGE_SIZE,
   parseInboxFilter,
@@ -11,7 +12,7 @@ import {
 } from '@/lib/console/inbox-filter';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import { describeDeliveries } from '@/server/features/contact';
-import { countLeads, listLeads } from '@/server/features/console';
+import { readInbox } from '@/server/features/console';
 import {
   buttonClass,
   Cell,
@@ -37,18 +38,20 @@ const value = (params: SearchParams, key: string) => {
 /**
  * The inbox: enquiries newest first, filtered by delivery, demo, dates and subject and searched
  * by name, e-mail, organisation or reference (a GET form, so a filtered view is a link), paged;
- * the same filter exports as CSV.
+ * the same filter exports as CSV (a POST). Each page read is written to the audit log.
  */
 export default async function InboxPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requirePageOperator();
+  const operator = await requirePageOperator();
   const params = await searchParams;
   const filter = parseInboxFilter(params);
   const page = parsePage(params);
   const { db } = await consoleAuth();
-  const [rows, total] = await Promise.all([
-    listLeads(db, { ...filter, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE }),
-    countLeads(db, filter),
-  ]);
+  const [rows, total] = await readInbox(
+    db,
+    operator,
+    { ...filter, limit: INBOX_PAGE_SIZE, offset: (page - 1) * INBOX_PAGE_SIZE },
+    `${describeFilter(params)} page=${page}`,
+  );
   const pages = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));
   return (
     <div>
@@ -115,10 +118,16 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
           <Link href="/admin" prefetch={false} className={secondaryButtonClass}>
             Clear
           </Link>
-          <a href={`/admin/export.csv${filterQuery(params)}`} className={secondaryButtonClass}>
+          <button type="submit" form="export" className={secondaryButtonClass}>
             Export these as CSV
-          </a>
+          </button>
         </div>
+      </form>
+      {/* The export is a POST (no other site can start one); it holds the applied filter. */}
+      <form id="export" method="post" action="/admin/export.csv" hidden>
+        {[...new URLSearchParams(filterQuery(params))].map(([key, field]) => (
+          <input key={key} type="hidden" name={key} value={field} />
+        ))}
       </form>
       {rows.length === 0 ? (
         <p>No enquiries match.</p>

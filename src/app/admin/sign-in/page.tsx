@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { consoleText } from '@/content/console';
+import { consoleReturnPath } from '@/server/features/console';
 import { signInAction } from '../actions';
 import { buttonClass, inputClass, labelClass, PageHeading } from '../ui';
 
@@ -8,16 +9,24 @@ export const metadata: Metadata = { title: 'Sign in' };
 const signIn = signInAction.bind(null, null);
 
 type SignInPageProps = {
-  searchParams: Promise<{ answer?: string | string[]; link?: string | string[] }>;
+  searchParams: Promise<{
+    answer?: string | string[];
+    link?: string | string[];
+    fresh?: string | string[];
+    next?: string | string[];
+  }>;
 };
 
 /**
  * The console's sign-in: an e-mail address, then a link by e-mail. Every address gets the same
- * answer, whether or not it belongs to an operator.
+ * answer, whether or not it belongs to an operator. With `next` (a dangerous act asked for a
+ * recent sign-in), the link returns to that console page.
  */
 export default async function SignInPage({ searchParams }: SignInPageProps) {
-  const { answer, link } = await searchParams;
+  const { answer, link, fresh, next } = await searchParams;
   const text = consoleText.signIn;
+  // A dangerous act asked for a recent sign-in: the link returns to the act's page.
+  const returnTo = consoleReturnPath(next);
   const notice =
     answer === 'sent'
       ? text.sent
@@ -27,7 +36,9 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
           ? text.invalid
           : link === 'failed'
             ? text.linkFailed
-            : undefined;
+            : fresh === '1'
+              ? text.fresh
+              : undefined;
   return (
     <div className="max-w-xl">
       <PageHeading title={text.title} intro={text.intro} />
@@ -38,6 +49,7 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
         {notice}
       </p>
       <form action={signIn} className="grid justify-items-start gap-2">
+        {returnTo && <input type="hidden" name="next" value={returnTo} />}
         <label className={labelClass}>
           {text.emailLabel}
           <input

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../../platform/db';
 import type { ConsoleEnv } from './env';
 import { appendAudit, type AuditAction } from '../../platform/audit';
-import type { ConsoleAuth } from './auth';
+import { isFreshSignIn, SIGN_IN_PATH, type ConsoleAuth } from './auth';
 import type { OperatorRole } from './schema';
 import { consoleAuth, requireActionOperator, type SignedIn } from './session';
 
@@ -12,9 +12,10 @@ import { consoleAuth, requireActionOperator, type SignedIn } from './session';
  * The one wrapper of the console's server actions, as saas-starter's `validatedActionWithUser`:
  * each action is posted by a plain form (no JavaScript needed) with a bound `null` before the form
  * (the shape the request guard accepts). The wrapper checks the form's origin, the session and the
- * role on the server (403 and nothing changed otherwise), reads the form through a zod schema,
- * writes the audit row of an act no command records, runs the action and redirects where it says
- * (POST, then GET).
+ * role on the server (403 and nothing changed otherwise; a signed-in operator's refusal is
+ * audited), asks for a sign-in under 15 minutes old for dangerous acts, reads the form through a
+ * zod schema, writes the audit row of an act no command records, runs the action and redirects
+ * where it says (POST, then GET).
  */
 
 /** What a console action runs with: the signed-in operator and the site's wiring. */
@@ -52,10 +53,25 @@ export type ConsoleActionSpec<S extends z.ZodType<unknown, FormFields>> = {
   invalid?: (fields: FormFields) => string;
   /** The audit row of an act the command does not record itself, appended before it runs. */
   audit?: AuditAction;
+  /** What the act is, for the audit row of a refusal (default `console action`). */
+  act?: string;
+  /**
+   * A dangerous act (operators, roles, erasure): it needs a sign-in under FRESH_SIGN_IN_SECONDS
+   * old. Otherwise the operator is sent to sign in again, and the link brings them back to the
+   * console page this returns for the posted form: the form's page with what was entered in its
+   * query, so nothing is lost.
+   */
+  fresh?: (fields: FormFields) => string;
 };
 
+/** The sign-in page asking for a fresh sign-in that returns to `next` (a console path). */
+export function freshSignInPath(next: string): string {
+  return `${SIGN_IN_PATH}?fresh=1&next=${encodeURIComponent(next)}`;
+}
+
 /**
- * Wraps `run` as a console server action: requireActionOperator(`spec.role`), the form through
+ * Wraps `run` as a console server action: requireActionOperator(`spec.role`), with `spec.fresh`
+ * a recent sign-in (else to the sign-in page, coming back to `spec.fresh`'s page), the form through
  * `spec.schema` (refused: redirect to `spec.invalid`'s URL), the audit row of `spec.audit`, then
  * `run`, and a redirect to the URL it returns. Never returns (a redirect or a refusal).
  */
@@ -64,8 +80,9 @@ export function consoleAction<S extends z.ZodType<unknown, FormFields>>(
   run: (input: z.output<S>, context: ConsoleContext) => Promise<string>,
 ): (bound: null, form: FormData) => Promise<never> {
   return async (_bound, form) => {
-    const operator = await requireActionOperator(spec.role);
+    const operator = await requireActionOperator(spec.role, spec.act);
     const fields = formFields(form);
+    if (spec.fresh && !isFreshSignIn(operator)) redirect(freshSignInPath(spec.fresh(fields)));
     const parsed = spec.schema.safeParse(fields);
     if (!parsed.success)
       redirect(spec.invalid ? spec.invalid(fields) : withNotice('/admin', 'invalid'));

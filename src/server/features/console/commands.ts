@@ -27,9 +27,12 @@ export async function releaseEnquiries(
 ): Promise<Map<string, ReleaseResult>> {
   const results = new Map<string, ReleaseResult>();
   for (const reference of new Set(references.map((ref) => ref.trim().toUpperCase()))) {
-    const result = await releaseSpam(db, reference, targets);
+    const result = await db.transaction(async (tx) => {
+      const released = await releaseSpam(tx, reference, targets);
+      if (released === 'released') await appendAudit(tx, actor, 'release', reference);
+      return released;
+    });
     results.set(reference, result);
-    if (result === 'released') await appendAudit(db, actor, 'release', reference);
   }
   return results;
 }
@@ -41,9 +44,11 @@ export async function exportEnquiries(
   filter: LeadFilter = {},
   described = 'all',
 ): Promise<string> {
-  const csv = await exportLeadsCsv(db, filter);
-  await appendAudit(db, actor, 'export', null, described);
-  return csv;
+  return db.transaction(async (tx) => {
+    const csv = await exportLeadsCsv(tx, filter);
+    await appendAudit(tx, actor, 'export', null, described);
+    return csv;
+  });
 }
 
 /** Cancels the upcoming demo of the enquiry `reference` as the visitor's cancel does. */
@@ -54,16 +59,18 @@ export async function cancelDemoAs(
   reference: string,
   now: number = Date.now(),
 ): Promise<OperatorCancel> {
-  const result = await cancelDemoOf(db, settings, reference, now);
-  if (result.outcome === 'cancelled')
-    await appendAudit(
-      db,
-      actor,
-      'cancel',
-      reference.trim().toUpperCase(),
-      result.booking.startsAt.toISOString(),
-    );
-  return result;
+  return db.transaction(async (tx) => {
+    const result = await cancelDemoOf(tx, settings, reference, now);
+    if (result.outcome === 'cancelled')
+      await appendAudit(
+        tx,
+        actor,
+        'cancel',
+        reference.trim().toUpperCase(),
+        result.booking.startsAt.toISOString(),
+      );
+    return result;
+  });
 }
 
 /** What `rescheduleDemoAs` did. */

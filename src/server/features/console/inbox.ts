@@ -8,6 +8,7 @@ import {
   type LeadSummary,
 } from '../contact';
 import { hasDemoBooking } from '../demos';
+import { auditedRead, type Actor } from '../../platform/audit';
 
 /**
  * The console's inbox: the contact form's stored enquiries (contact/inbox.ts) with the filters
@@ -41,4 +42,27 @@ export function exportLeadsCsv(
   filter: Omit<LeadFilter, 'limit' | 'offset'> = {},
 ): Promise<string> {
   return exportStored(db, stored(filter));
+}
+
+/**
+ * One page of the inbox for `actor`: the enquiries matching `filter` (with its limit and offset)
+ * and how many match in all, the read written to the audit log (`read`, subject `inbox`,
+ * `described`: the search and filter as the operator gave them, and the page) in the same
+ * transaction, folded per operator, page and minute.
+ */
+export function readInbox(
+  db: Db,
+  actor: Actor,
+  filter: LeadFilter,
+  described: string,
+  now = new Date(),
+): Promise<[LeadSummary[], number]> {
+  return auditedRead(
+    db,
+    actor,
+    'inbox',
+    described,
+    (tx) => Promise.all([listLeads(tx, filter), countLeads(tx, filter)]),
+    now,
+  );
 }

@@ -3,11 +3,11 @@
  * commands, its env slice and jobs. Other code imports only this; routes and server actions also
  * import `./routes` (what reads the request: the session, the action wrapper, redirects).
  */
-export { SIGN_IN_PATH } from './auth';
+export { SIGN_IN_CONFIRM_PATH, SIGN_IN_PATH, SIGN_IN_VERIFY_PATH } from './auth';
 export { cancelDemoAs, exportEnquiries, releaseEnquiries, rescheduleDemoAs } from './commands';
 export { consoleEnvSlice } from './env';
 export type { ConsoleEnv } from './env';
-export { countLeads, listLeads } from './inbox';
+export { countLeads, listLeads, readInbox } from './inbox';
 export { consoleJobs } from './jobs';
 export {
   addOperator,
@@ -20,6 +20,6 @@ export {
 } from './operators';
 export { operatorAccounts, operatorSessions, operators, signInTokens } from './schema';
 export type { OperatorRole } from './schema';
-export { requestSignIn } from './sign-in';
+export { confirmSignIn, consoleReturnPath, requestSignIn } from './sign-in';
 export { scheduleSpamDigest } from './spam-digest';
 export { listDemos, unreviewedSpamCount, viewEnquiry } from './views';

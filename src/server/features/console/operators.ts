@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../platform/db';
 import { operators, type OperatorRole } from './schema';
@@ -66,6 +66,7 @@ export async function addOperator(
   const address = normaliseEmail(email);
   if (!address || !operatorRoles.includes(role)) return 'invalid';
   return db.transaction(async (tx) => {
+    await lockOperators(tx);
     const existing = await findOperator(tx, address);
     if (existing) return setRoleIn(tx, actor, existing, role);
     await tx.insert(operators).values({
@@ -92,6 +93,7 @@ export async function changeOperatorRole(
 ): Promise<OperatorChange> {
   if (!operatorRoles.includes(role)) return 'invalid';
   return db.transaction(async (tx) => {
+    await lockOperators(tx);
     const existing = await findOperator(tx, email);
     return existing ? setRoleIn(tx, actor, existing, role) : 'not-found';
   });
@@ -113,6 +115,15 @@ async function setRoleIn(
   return 'updated';
 }
 
+/**
+ * Serialises the changes of operators' roles and removals until `tx` ends (a transaction-scoped
+ * advisory lock): two admins demoting or removing each other at once take turns, so the second
+ * counts the admins the first left and the last admin stays.
+ */
+async function lockOperators(tx: Db): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('console.operators'))`);
+}
+
 async function adminCount(tx: Db): Promise<number> {
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
@@ -127,6 +138,7 @@ async function adminCount(tx: Db): Promise<number> {
  */
 export async function removeOperator(db: Db, actor: Actor, email: string): Promise<OperatorChange> {
   return db.transaction(async (tx) => {
+    await lockOperators(tx);
     const existing = await findOperator(tx, email);
     if (!existing) return 'not-found';
     if (existing.role === 'admin' && (await adminCount(tx)) <= 1) return 'last-admin';
@@ -136,23 +148,42 @@ export async function removeOperator(db: Db, actor: Actor, email: string): Promi
   });
 }
 
+/** The audit log's actor of the changes made from the `ADMIN_EMAILS` setting at start. */
+export const ADMIN_EMAILS_ACTOR = 'ADMIN_EMAILS';
+
 /**
  * Makes every address of `ADMIN_EMAILS` an admin operator (created when missing, raised when
- * sales); run at start. Idempotent, safe on several instances at once.
+ * sales); run at start. Each creation or promotion is written to the audit log (actor
+ * `ADMIN_EMAILS`) in its own transaction. Idempotent, safe on several instances at once (only
+ * the instance whose insert or update took effect writes the row).
  */
 export async function ensureAdmins(db: Db, emails: readonly string[]): Promise<void> {
   for (const email of emails) {
     const address = normaliseEmail(email);
     if (!address) continue;
-    await db
-      .insert(operators)
-      .values({
-        id: randomUUID(),
-        email: address,
-        name: address,
-        emailVerified: true,
-        role: 'admin',
-      })
-      .onConflictDoUpdate({ target: operators.email, set: { role: 'admin' } });
+    await db.transaction(async (tx) => {
+      const added = await tx
+        .insert(operators)
+        .values({
+          id: randomUUID(),
+          email: address,
+          name: address,
+          emailVerified: true,
+          role: 'admin',
+        })
+        .onConflictDoNothing({ target: operators.email })
+        .returning({ id: operators.id });
+      if (added.length > 0) {
+        await appendAudit(tx, ADMIN_EMAILS_ACTOR, 'operator-add', address, 'admin');
+        return;
+      }
+      const raised = await tx
+        .update(operators)
+        .set({ role: 'admin', updatedAt: new Date() })
+        .where(and(eq(operators.email, address), ne(operators.role, 'admin')))
+        .returning({ id: operators.id });
+      if (raised.length > 0)
+        await appendAudit(tx, ADMIN_EMAILS_ACTOR, 'operator-role', address, 'admin');
+    });
   }
 }

@@ -5,4 +5,4 @@
  */
 export { consoleAction, text, texts, withNotice } from './action';
 export type { FormFields } from './action';
-export { consoleAuth, currentOperator, requirePageOperator } from './session';
+export { consoleAuth, currentOperator, isConsolePost, requirePageOperator } from './session';

@@ -1,30 +1,26 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
-import { consoleText } from '@/content/console';
 import { siteUrl } from '@/lib/seo/site-url';
 import type { Db } from '../../platform/db';
 import { getRuntime } from '../../platform/runtime';
 import type { OperatorRole } from './schema';
-import { createSmtpSender } from '../../delivery/email/transport';
 import { getEnv } from '../../platform/env';
 import { consoleEnvSlice, type ConsoleEnv } from './env';
-import { log } from '../../platform/log';
 import { isSameSite, originFacts } from '../../platform/http/same-site';
 import type { TrustProxy } from '../../../lib/http/trust-proxy';
-import { authFor, SIGN_IN_PATH, type ConsoleAuth } from './auth';
-import type { Actor } from '../../platform/audit';
+import { authFor, sessionOperator, SIGN_IN_PATH, type ConsoleAuth } from './auth';
+import { appendAudit, type Actor } from '../../platform/audit';
 import { ensureAdmins } from './operators';
 
-/** The signed-in operator of a request. */
-export type SignedIn = Actor & { id: string };
+/** The signed-in operator of a request, and when they signed in. */
+export type SignedIn = Actor & { id: string; signedInAt: Date };
 
 const adminsEnsured = new WeakSet<Db>();
 
 /**
- * The console's better-auth instance on the site's database, sending links through `SMTP_URL`
- * (none configured: the link is not sent, and a warning without the address is logged). Makes
- * sure `ADMIN_EMAILS` are admins on first use.
+ * The console's better-auth instance on the site's database (its links are sent by the
+ * `console.sign-in` job). Makes sure `ADMIN_EMAILS` are admins on first use.
  */
 export async function consoleAuth(): Promise<{ db: Db; env: ConsoleEnv; auth: ConsoleAuth }> {
   const { env, db } = await getRuntime([consoleEnvSlice]);
@@ -32,39 +28,25 @@ export async function consoleAuth(): Promise<{ db: Db; env: ConsoleEnv; auth: Co
     await ensureAdmins(db, env.ADMIN_EMAILS);
     adminsEnsured.add(db);
   }
-  const send = env.SMTP_URL ? createSmtpSender(env.SMTP_URL) : undefined;
-  const auth = await authFor({
-    db,
-    env,
-    baseURL: siteUrl().origin,
-    sendLink: async (email, url) => {
-      if (!send) {
-        log.warn({ event: 'console.sign_in_mail_unconfigured' });
-        return;
-      }
-      await send({
-        from: env.LEADS_FROM,
-        to: email,
-        subject: consoleText.mail.subject,
-        text: consoleText.mail.text(url),
-      });
-    },
-  });
+  const auth = await authFor({ db, env, baseURL: siteUrl().origin });
   return { db, env, auth };
 }
 
-/** The operator signed in on this request, or null. */
+/**
+ * The operator signed in on this request, or null: none for a request another site started
+ * (`Sec-Fetch-Site: cross-site`, besides the Strict cookie), nor after the session's 7 days.
+ */
 export async function currentOperator(): Promise<SignedIn | null> {
-  const { auth } = await consoleAuth();
-  const session = await auth.api.getSession({ headers: await headers() });
-  if (!session) return null;
-  const { id, email, role } = session.user as { id: string; email: string; role?: string };
-  return { id, email, role: role === 'admin' ? 'admin' : 'sales' };
+  const request = await headers();
+  if (request.get('sec-fetch-site') === 'cross-site') return null;
+  const { auth, db } = await consoleAuth();
+  return sessionOperator(auth, db, request);
 }
 
 /**
- * The signed-in operator of a console page, with at least `role`: without a session the page
- * redirects to the sign-in page; with too small a role it answers 403.
+ * The signed-in operator of a console page, with at least `role`: without a session (or for a
+ * request another site started) the page redirects to the sign-in page, before anything is read
+ * or audited; with too small a role it answers 403.
  */
 export async function requirePageOperator(role: OperatorRole = 'sales'): Promise<SignedIn> {
   const operator = await currentOperator();
@@ -86,17 +68,27 @@ export function isConsolePost(request: Headers, trust: TrustProxy): boolean {
 export const FORBIDDEN_PATH = '/admin/forbidden';
 
 /**
- * The signed-in operator of a console server action, with at least `role`, posted from this
+ * The signed-in operator of a console server action, with at least `role` (a signed-in
+ * operator's refusal is audited as `refused` with `act`, what was asked), posted from this
  * site (its `Origin` header names the site, as a browser always sends on a form post): anything
  * else is refused before the action changes anything, with 403 (sent by JavaScript), or for a
  * form posted without JavaScript with a redirect to a page answering 403 (Next.js renders its
  * 404 page for `forbidden()` in such a post).
  */
-export async function requireActionOperator(role: OperatorRole = 'sales'): Promise<SignedIn> {
+export async function requireActionOperator(
+  role: OperatorRole = 'sales',
+  act = 'console action',
+): Promise<SignedIn> {
   const request = await headers();
   const refuse = (): never => (request.get('next-action') ? forbidden() : redirect(FORBIDDEN_PATH));
   if (!isConsolePost(request, getEnv().TRUST_PROXY)) refuse();
   const operator = await currentOperator();
-  if (!operator || (role === 'admin' && operator.role !== 'admin')) return refuse();
+  if (!operator) return refuse();
+  if (role === 'admin' && operator.role !== 'admin') {
+    // A signed-in operator's refused act is recorded (a cross-site post never gets this far).
+    const { db } = await consoleAuth();
+    await appendAudit(db, operator, 'refused', act, `needs ${role}`);
+    return refuse();
+  }
   return operator;
 }

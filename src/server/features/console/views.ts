@@ -10,7 +10,7 @@ import { appendAudit, type Actor } from '../../platform/audit';
 /** One delivery job of an enquiry as its page shows it. */
 export type DeliveryRow = {
   kind: string;
-  /** Where it goes: the webhook's URL, or the mail's kind. */
+  /** Where it goes: the webhook's host, or the mail's kind. */
   target: string;
   status: JobStatus;
   attempts: number;
@@ -27,13 +27,26 @@ export type EnquiryDetail = typeof leads.$inferSelect & {
   demos: (typeof demoBookings.$inferSelect)[];
 };
 
-/** The target a job's payload names (a webhook's URL, which demo mail), if any. */
+/**
+ * The target a job's payload names: a webhook's host (never its URL, which may be a capability
+ * URL whose path or query is the receiver's secret), or which demo mail; else empty.
+ */
 function targetOf(payload: unknown): string {
   if (payload && typeof payload === 'object') {
     const { url, mail } = payload as Record<string, unknown>;
-    for (const value of [url, mail]) if (typeof value === 'string') return value;
+    if (typeof url === 'string') return webhookHost(url);
+    if (typeof mail === 'string') return mail;
   }
   return '';
+}
+
+/** The host (and port) of a webhook URL, or `webhook` when it cannot be read. */
+export function webhookHost(url: string): string {
+  try {
+    return new URL(url).host || 'webhook';
+  } catch {
+    return 'webhook';
+  }
 }
 
 /**
@@ -46,21 +59,32 @@ export async function viewEnquiry(
   reference: string,
 ): Promise<EnquiryDetail | undefined> {
   const ref = reference.trim().toUpperCase();
-  const [lead] = await db.select().from(leads).where(eq(leads.reference, ref));
-  if (!lead) return undefined;
-  const [jobRows, demos] = await Promise.all([
-    db
-      .select()
-      .from(jobs)
-      .where(eq(jobs.owner, lead.id))
-      .orderBy(asc(jobs.createdAt), asc(jobs.kind)),
-    db
-      .select()
-      .from(demoBookings)
-      .where(eq(demoBookings.leadId, lead.id))
-      .orderBy(desc(demoBookings.createdAt)),
-  ]);
-  await appendAudit(db, actor, 'view', ref);
+  return db.transaction(async (tx) => {
+    const [lead] = await tx.select().from(leads).where(eq(leads.reference, ref));
+    if (!lead) return undefined;
+    const [jobRows, demos] = await Promise.all([
+      tx
+        .select()
+        .from(jobs)
+        .where(eq(jobs.owner, lead.id))
+        .orderBy(asc(jobs.createdAt), asc(jobs.kind)),
+      tx
+        .select()
+        .from(demoBookings)
+        .where(eq(demoBookings.leadId, lead.id))
+        .orderBy(desc(demoBookings.createdAt)),
+    ]);
+    await appendAudit(tx, actor, 'view', ref);
+    return detailOf(lead, jobRows, demos);
+  });
+}
+
+/** An enquiry's page facts from its row, its jobs and its demos. */
+function detailOf(
+  lead: typeof leads.$inferSelect,
+  jobRows: (typeof jobs.$inferSelect)[],
+  demos: (typeof demoBookings.$inferSelect)[],
+): EnquiryDetail {
   return {
     ...lead,
     deliveries: jobRows.map((job) => ({

@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, isNull, lt, or, type SQL } from 'drizzle-orm';
 import { containsPattern } from '@/lib/like-pattern';
 import type { Db } from '../db';
 import { auditLog } from './schema';
@@ -25,6 +25,8 @@ export const auditActions = [
   'privacy-close',
   'privacy-request',
   'privacy-outcome',
+  'read',
+  'refused',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];
@@ -58,6 +60,65 @@ export async function appendAudit(
     action,
     subject: subject ?? null,
     detail: detail ?? null,
+  });
+}
+
+/** Reads of the same page by the same operator within this long are folded into one row. */
+export const READ_FOLD_MS = 60_000;
+
+/**
+ * Records that `actor` read personal data: `what` (the page or list, e.g. `inbox`, `spam`),
+ * `detail` (its filter or search). Folded: nothing is added when the same operator's row for
+ * the same `what` and `detail` exists from the last READ_FOLD_MS before `now` (one row per
+ * operator per page per minute). Run it in the transaction of the read it records.
+ */
+export async function appendRead(
+  db: Db,
+  actor: Actor,
+  what: string,
+  detail: string | null = null,
+  now = new Date(),
+): Promise<void> {
+  const [recent] = await db
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.actor, actor.email),
+        eq(auditLog.action, 'read'),
+        eq(auditLog.subject, what),
+        detail === null ? isNull(auditLog.detail) : eq(auditLog.detail, detail),
+        gte(auditLog.at, new Date(now.getTime() - READ_FOLD_MS)),
+      ),
+    )
+    .limit(1);
+  if (recent) return;
+  await db.insert(auditLog).values({
+    id: randomUUID(),
+    actor: actor.email,
+    action: 'read',
+    subject: what,
+    detail,
+    at: now,
+  });
+}
+
+/**
+ * Runs `read` (a read of personal data by `actor`) and records it with appendRead (`what`,
+ * `detail`, folded per minute) in one transaction; returns what `read` returned.
+ */
+export function auditedRead<T>(
+  db: Db,
+  actor: Actor,
+  what: string,
+  detail: string | null,
+  read: (tx: Db) => Promise<T>,
+  now = new Date(),
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const result = await read(tx);
+    await appendRead(tx, actor, what, detail, now);
+    return result;
   });
 }
 

@@ -25,6 +25,9 @@ const ACTION_PATHS: ReadonlySet<string> = new Set([
   '/privacy-requests/confirm',
 ]);
 
+/** Route handlers outside /api that answer a plain form POST themselves (the console's export). */
+const ROUTE_POST_PATHS: ReadonlySet<string> = new Set(['/admin/export.csv']);
+
 /** The operator console's pages, each of which may post its actions. */
 const CONSOLE_PREFIX = '/admin';
 
@@ -73,8 +76,9 @@ function decodes(pathname: string): boolean {
  * - a console or API path whose percent-escapes do not decode (`/admin/%E0%A4%A`): 400, where
  *   Next.js would fail decoding it (other paths get their page's normal answer: `/products/%` its
  *   first tab, an unknown path the not-found page);
- * - a method other than GET, HEAD, OPTIONS on anything but the ACTION_PATHS and the route
- *   handlers under /api (unknown /api paths included, which Next.js would try as an action): 405
+ * - a method other than GET, HEAD, OPTIONS on anything but the ACTION_PATHS, the route handlers
+ *   under /api and a POST to ROUTE_POST_PATHS (unknown /api paths included, which Next.js would
+ *   try as an action): 405
  *   (the paths of the refusal pages themselves: 404);
  * - a POST to one of the ACTION_PATHS with an `Origin` of another site (isSameSite with `site`;
  *   Next.js would throw, log an error and answer 500): 403, before its body is read; a post
@@ -102,6 +106,7 @@ export async function guardRequest(
   if (isRefusalPagePath(url.pathname)) return { status: 404, reason: 'refusal-page' };
   if (READ_METHODS.has(request.method)) return null;
   if (url.pathname.startsWith('/api/') && build.isApiRoute(url.pathname) !== false) return null;
+  if (request.method === 'POST' && ROUTE_POST_PATHS.has(url.pathname)) return null;
   if (request.method !== 'POST' || !isActionPath(url.pathname))
     return { status: 405, reason: 'method' };
   if (site) {

@@ -98,7 +98,7 @@ describe('the key of an embedded database, and a copy of it', () => {
     const key = await getSiteSecret(original.db);
     const env = { ADMIN_EMAILS: [], SIGN_IN_MAX: 5 } as unknown as ConsoleEnv;
     const authOf = (db: Database['db'], secret: string) =>
-      createAuth({ db, env, baseURL: 'http://localhost:3000', sendLink: async () => {} }, secret);
+      createAuth({ db, env, baseURL: 'http://localhost:3000' }, secret);
     // An operator signed in: the session's token is in the database.
     await original.db.insert(operators).values({
       id: 'op-1',

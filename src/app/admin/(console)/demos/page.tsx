@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import { getDemoEnv } from '@/server/features/demos';
 import { listDemos } from '@/server/features/console';
+import { auditedRead } from '@/server/platform/audit';
 import { cancelDemoAction } from '../../actions';
 import {
   buttonClass,
@@ -30,13 +31,19 @@ type DemosPageProps = {
 
 /** Demos upcoming (soonest first) or past, optionally of one host, with cancel on live ones. */
 export default async function DemosPage({ searchParams }: DemosPageProps) {
-  await requirePageOperator();
+  const operator = await requirePageOperator();
   const params = await searchParams;
   const when = params.when === 'past' ? 'past' : 'upcoming';
   const host = typeof params.host === 'string' && params.host ? params.host : undefined;
   const { db } = await consoleAuth();
   const env = getDemoEnv();
-  const demos = await listDemos(db, { when, host });
+  const demos = await auditedRead(
+    db,
+    operator,
+    'demos',
+    `${when}${host ? ` host=${host}` : ''}`,
+    (tx) => listDemos(tx, { when, host }),
+  );
   return (
     <div>
       <PageHeading

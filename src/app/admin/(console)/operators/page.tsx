@@ -24,10 +24,19 @@ const removeOperator = removeOperatorAction.bind(null, null);
 export default async function OperatorsPage({
   searchParams,
 }: {
-  searchParams: Promise<{ notice?: string | string[] }>;
+  searchParams: Promise<{
+    notice?: string | string[];
+    email?: string | string[];
+    role?: string | string[];
+  }>;
 }) {
   await requirePageOperator('admin');
-  const { notice } = await searchParams;
+  const { notice, email, role } = await searchParams;
+  // Back from a fresh sign-in: the add form holds what was entered (or the role change asked).
+  const entered = {
+    email: typeof email === 'string' ? email.slice(0, 254) : '',
+    role: role === 'admin' ? 'admin' : 'sales',
+  };
   const { db } = await consoleAuth();
   const operators = await listOperators(db);
   return (
@@ -40,11 +49,17 @@ export default async function OperatorsPage({
       <form action={addOperator} className="flex flex-wrap items-end gap-2">
         <label className={labelClass}>
           E-mail
-          <input type="email" name="email" required className={inputClass} />
+          <input
+            type="email"
+            name="email"
+            required
+            defaultValue={entered.email}
+            className={inputClass}
+          />
         </label>
         <label className={labelClass}>
           Role
-          <select name="role" defaultValue="sales" className={inputClass}>
+          <select name="role" defaultValue={entered.role} className={inputClass}>
             {operatorRoles.map((role) => (
               <option key={role} value={role}>
                 {role}

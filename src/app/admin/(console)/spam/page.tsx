@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { spamReasonText } from '@/content/console';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import { listSpam } from '@/server/features/contact';
+import { auditedRead } from '@/server/platform/audit';
 import { releaseAction } from '../../actions';
 import { buttonClass, Cell, DataTable, EnquiryLink, Notice, PageHeading, Time } from '../../ui';
 
@@ -18,10 +19,12 @@ export default async function SpamPage({
 }: {
   searchParams: Promise<{ notice?: string | string[] }>;
 }) {
-  await requirePageOperator();
+  const operator = await requirePageOperator();
   const { notice } = await searchParams;
   const { db } = await consoleAuth();
-  const rows = await listSpam(db, { withMessage: true, limit: 500 });
+  const rows = await auditedRead(db, operator, 'spam', null, (tx) =>
+    listSpam(tx, { withMessage: true, limit: 500 }),
+  );
   return (
     <div>
       <PageHeading

@@ -1,0 +1,374 @@
+import '@test/quiet-logs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { eq, sql } from 'drizzle-orm';
+import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
+import { openSecondHandle } from '@test/databases';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
+import { deps, formData, request, TEST_SECRET } from '@test/enquiry';
+import type { Db } from '../../platform/db';
+import { auditLog } from '../../platform/audit/schema';
+import { listAudit, type Actor } from '../../platform/audit';
+import { rateLimits } from '../../platform/rate-limit/schema';
+import { getSiteSecret } from '../../platform/security/site-secret';
+import { jobs } from '../../delivery/queue/schema';
+import { createSmtpSender } from '../../delivery/email/transport';
+import { privacyRequests } from '../privacy/schema';
+import { submitEnquiry } from '../contact/submit';
+import { leads } from '../contact/schema';
+import { acknowledgeDeliveries, retryDeliveries } from '../../wiring/delivery-retry';
+import { getConsoleEnv } from './env';
+import { authFor, isFreshSignIn, sessionOperator, type ConsoleAuth } from './auth';
+import { operatorSessions, operators, signInTokens } from './schema';
+import { addOperator, changeOperatorRole, ensureAdmins, ADMIN_EMAILS_ACTOR } from './operators';
+import { confirmSignIn, requestSignIn, sendSignInLink, signInJob } from './sign-in';
+import { readInbox } from './inbox';
+import { viewEnquiry } from './views';
+
+const env = getConsoleEnv({
+  FORM_SECRET: TEST_SECRET,
+  ADMIN_EMAILS: 'boss@nirmaya.example',
+  SIGN_IN_MAX: '5',
+} as unknown as NodeJS.ProcessEnv);
+const ORIGIN = 'https://console.nirmaya.example';
+const boss: Actor = { email: 'boss@nirmaya.example', role: 'admin' };
+const sam: Actor = { email: 'sam@nirmaya.example', role: 'sales' };
+
+/** Row counts of every table of the public schema. */
+async function rowCounts(db: Db): Promise<Record<string, number>> {
+  const rows = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
+  const tables = rows(
+    await db.execute(
+      sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+    ),
+  );
+  const counts: Record<string, number> = {};
+  for (const { table_name } of tables) {
+    const name = String(table_name);
+    const [row] = rows(
+      await db.execute(sql`select count(*)::int as n from ${sql.identifier(name)}`),
+    );
+    counts[name] = Number(row?.n ?? 0);
+  }
+  return counts;
+}
+
+/** What changed between two row counts (table: difference). */
+function difference(before: Record<string, number>, after: Record<string, number>) {
+  return Object.fromEntries(
+    Object.keys(after)
+      .filter((table) => after[table] !== before[table])
+      .map((table) => [table, after[table]! - (before[table] ?? 0)]),
+  );
+}
+
+for (const backend of backends) {
+  describe.skipIf(backend.skipReason)(
+    backendTitle('console sign-in and hardening', backend),
+    () => {
+      let database: TestDatabase;
+      let auth: ConsoleAuth;
+      let smtp: TestSmtpServer;
+      beforeAll(async () => {
+        database = await openTestDatabase(backend.kind);
+        auth = await authFor({ db: database.db, env, baseURL: ORIGIN });
+        smtp = await startSmtpServer();
+      });
+      afterAll(async () => {
+        await smtp?.close();
+        await database?.dispose();
+      });
+      beforeEach(async () => {
+        const { db } = database;
+        for (const table of [jobs, leads, rateLimits, signInTokens, operatorSessions, operators])
+          await db.delete(table);
+        await ensureAdmins(db, env.ADMIN_EMAILS);
+        await addOperator(db, boss, sam.email, 'sales');
+        await db.delete(auditLog);
+        smtp.received.length = 0;
+        smtp.setDelay(0);
+      });
+
+      /** The sign-in job's handler, sending through the real SMTP server, at `now` (ms). */
+      const handler = (now?: () => number) =>
+        sendSignInLink({
+          db: database.db,
+          auth: async () => auth,
+          secret: () => getSiteSecret(database.db, env.FORM_SECRET),
+          send: createSmtpSender(smtp.url),
+          from: 'site@nirmaya.example',
+          origin: ORIGIN,
+          now,
+        });
+
+      /** Runs every queued sign-in job once, as the worker would; returns what each did. */
+      async function runSignInJobs(now?: () => number) {
+        const rows = await database.db.select().from(jobs).where(eq(jobs.kind, signInJob.name));
+        const results = [];
+        for (const row of rows) {
+          const payload = signInJob.payload.parse(row.payload);
+          results.push(await handler(now)({ payload } as never));
+          await database.db.delete(jobs).where(eq(jobs.id, row.id));
+        }
+        return results;
+      }
+
+      /** Signs `email` in through the link's confirmation POST; returns the session cookie. */
+      async function signInAs(email: string): Promise<string> {
+        await requestSignIn({ db: database.db, env }, email, '192.0.2.50');
+        await runSignInJobs();
+        const mail = smtp.received.at(-1)!;
+        const url = new URL(/(https:\S+)/.exec(mail.parsed.text ?? '')![1]!);
+        const response = await confirmSignIn(auth, url.searchParams.get('token')!);
+        return response.headers.getSetCookie()[0]!.split(';')[0]!;
+      }
+
+      it('answers an operator before any mail, with the same writes as for a stranger', async () => {
+        const { db } = database;
+        smtp.setDelay(1_000);
+        const timings: Record<string, number> = {};
+        const writes: Record<string, Record<string, number>> = {};
+        for (const [who, email, client] of [
+          ['stranger', 'stranger@elsewhere.example', '198.51.100.1'],
+          ['operator', 'boss@nirmaya.example', '198.51.100.2'],
+        ] as const) {
+          const before = await rowCounts(db);
+          const started = performance.now();
+          expect(await requestSignIn({ db, env }, email, client)).toBe('sent');
+          timings[who] = performance.now() - started;
+          // Answered, and the SMTP server has seen nothing: no mail is sent during the request.
+          expect(smtp.received).toHaveLength(0);
+          writes[who] = difference(before, await rowCounts(db));
+        }
+        console.log(
+          `sign-in answer: operator ${timings.operator!.toFixed(1)} ms, stranger ${timings.stranger!.toFixed(1)} ms (relay takes 1000 ms)`,
+        );
+        expect(writes.operator).toEqual(writes.stranger);
+        expect(writes.operator).toEqual({ jobs: 1, rate_limits: 2 });
+        expect(timings.operator!).toBeLessThan(1_000);
+
+        // The jobs hold no token and no address: only the address's keyed hash and an expiry.
+        const queued = await db.select().from(jobs).where(eq(jobs.kind, signInJob.name));
+        expect(queued).toHaveLength(2);
+        expect(JSON.stringify(queued)).not.toMatch(/@|token/);
+        expect(await db.select().from(signInTokens)).toHaveLength(0);
+
+        const sending = performance.now();
+        expect(await runSignInJobs()).toEqual([{ skipped: 'not an operator' }, undefined]);
+        console.log(`the worker sent the link in ${(performance.now() - sending).toFixed(0)} ms`);
+        expect(smtp.received).toHaveLength(1);
+        expect(smtp.received[0]!.envelope.to).toEqual(['boss@nirmaya.example']);
+        const link = new URL(/(https:\S+)/.exec(smtp.received[0]!.parsed.text ?? '')![1]!);
+        expect(link.origin + link.pathname).toBe(`${ORIGIN}/admin/sign-in/confirm`);
+        expect(await db.select().from(signInTokens)).toHaveLength(1);
+      });
+
+      it('retries a link only while it could be used, each time with a fresh token', async () => {
+        const { db } = database;
+        const asked = Date.now();
+        await requestSignIn({ db, env }, 'boss@nirmaya.example', '192.0.2.9', new Date(asked));
+        const [job] = await db.select().from(jobs).where(eq(jobs.kind, signInJob.name));
+        const payload = signInJob.payload.parse(job!.payload);
+        expect(payload.until).toBe(asked + 10 * 60_000);
+        await smtp.close();
+        await expect(handler()({ payload } as never)).rejects.toThrow();
+        await smtp.listen();
+        expect(await handler(() => asked + 10 * 60_000)({ payload } as never)).toEqual({
+          skipped: 'sign-in link expired',
+        });
+        expect(smtp.received).toHaveLength(0);
+        await handler(() => asked + 9 * 60_000)({ payload } as never);
+        expect(smtp.received).toHaveLength(1);
+        // The failed attempt's token and the sent one: two tokens, each made when its attempt ran.
+        expect(await db.select().from(signInTokens)).toHaveLength(2);
+      });
+
+      it("the link's page signs nobody in; only the token's POST does, once", async () => {
+        const { db } = database;
+        await requestSignIn({ db, env }, 'boss@nirmaya.example', '192.0.2.10');
+        await runSignInJobs();
+        const link = new URL(/(https:\S+)/.exec(smtp.received[0]!.parsed.text ?? '')![1]!);
+        expect(link.pathname).toBe('/admin/sign-in/confirm');
+        expect(await db.select().from(operatorSessions)).toHaveLength(0);
+        const token = link.searchParams.get('token')!;
+        const first = await confirmSignIn(auth, token, '/admin/operators?email=a%40b.example');
+        expect(first.status).toBe(302);
+        expect(first.headers.get('location')).toBe(`${ORIGIN}/admin/operators?email=a%40b.example`);
+        const cookie = first.headers
+          .getSetCookie()
+          .find((c) => c.includes('nirmaya-console.session='));
+        expect(cookie).toMatch(/SameSite=Strict/i);
+        expect(await db.select().from(operatorSessions)).toHaveLength(1);
+        const again = await confirmSignIn(auth, token);
+        expect(again.headers.get('location')).toContain('/admin/sign-in?link=failed');
+        expect(again.headers.getSetCookie().join()).not.toContain('nirmaya-console.session=');
+        // Another site's address as the place to return to: the inbox instead.
+        await requestSignIn({ db, env }, 'boss@nirmaya.example', '192.0.2.11');
+        await runSignInJobs();
+        const next = new URL(/(https:\S+)/.exec(smtp.received[1]!.parsed.text ?? '')![1]!);
+        const elsewhere = await confirmSignIn(
+          auth,
+          next.searchParams.get('token')!,
+          '//evil.example/',
+        );
+        expect(elsewhere.headers.get('location')).toBe(`${ORIGIN}/admin`);
+      });
+
+      it('ends a session 7 days after sign-in whatever its use; fresh means under 15 minutes', async () => {
+        const { db } = database;
+        const cookie = await signInAs('boss@nirmaya.example');
+        const headers = new Headers({ cookie });
+        const [session] = await db.select().from(operatorSessions);
+        const signedIn = session!.createdAt.getTime();
+        const at = (ms: number) => new Date(signedIn + ms);
+        const minute = 60_000;
+        const day = 24 * 60 * minute;
+        const now = await sessionOperator(auth, db, headers, at(14 * minute));
+        expect(now?.email).toBe('boss@nirmaya.example');
+        expect(isFreshSignIn(now!, at(14 * minute))).toBe(true);
+        expect(isFreshSignIn(now!, at(15 * minute))).toBe(false);
+        expect(await sessionOperator(auth, db, headers, at(7 * day - minute))).not.toBeNull();
+        expect(await sessionOperator(auth, db, headers, at(7 * day))).toBeNull();
+        // Ended for good: the session row is gone, whatever the clock says next.
+        expect(await db.select().from(operatorSessions)).toHaveLength(0);
+        expect(await sessionOperator(auth, db, headers, at(minute))).toBeNull();
+      });
+
+      it("writes a sales operator's inbox search to the audit log, folded per minute", async () => {
+        const { db } = database;
+        await submitEnquiry(
+          formData({ email: 'kiran@alpha.example', organization: 'Alpha Clinic' }),
+          request(),
+          deps(db),
+        );
+        const t0 = new Date();
+        const [rows, total] = await readInbox(db, sam, { search: 'alpha' }, 'q=alpha page=1', t0);
+        expect([rows.length, total]).toEqual([1, 1]);
+        await readInbox(
+          db,
+          sam,
+          { search: 'alpha' },
+          'q=alpha page=1',
+          new Date(t0.getTime() + 30_000),
+        );
+        await readInbox(
+          db,
+          sam,
+          { search: 'beta' },
+          'q=beta page=1',
+          new Date(t0.getTime() + 30_000),
+        );
+        await readInbox(
+          db,
+          sam,
+          { search: 'alpha' },
+          'q=alpha page=1',
+          new Date(t0.getTime() + 61_000),
+        );
+        const audit = await listAudit(db, { action: 'read' });
+        expect(audit.rows.map((row) => [row.actor, row.subject, row.detail])).toEqual([
+          ['sam@nirmaya.example', 'inbox', 'q=alpha page=1'],
+          ['sam@nirmaya.example', 'inbox', 'q=beta page=1'],
+          ['sam@nirmaya.example', 'inbox', 'q=alpha page=1'],
+        ]);
+      });
+
+      it('shows a webhook by its host; only admins act on a privacy request’s deliveries', async () => {
+        const { db } = database;
+        const outcome = await submitEnquiry(
+          formData({ email: 'kiran@alpha.example' }),
+          request(),
+          deps(db, {
+            deliveries: { webhookUrls: ['https://hooks.example/capability/s3cr3t?key=abc'] },
+          }),
+        );
+        expect(outcome.status).toBe('accepted');
+        const [lead] = await db.select().from(leads);
+        const detail = await viewEnquiry(db, sam, lead!.reference);
+        const targets = detail!.deliveries.map((delivery) => delivery.target);
+        expect(targets).toContain('hooks.example');
+        expect(JSON.stringify(detail!.deliveries)).not.toContain('s3cr3t');
+
+        const requestId = randomUUID();
+        await db.delete(privacyRequests);
+        await db.insert(privacyRequests).values({
+          id: requestId,
+          reference: 'PR-SALESNO',
+          kind: 'grievance',
+          linkNonce: randomUUID(),
+          emailHash: 'hash',
+          status: 'closed',
+          requestedAt: new Date(),
+          verifiedAt: new Date(),
+          dueAt: new Date(Date.now() + 90 * 86_400_000),
+          closedAt: new Date(),
+        });
+        await db.insert(jobs).values({
+          id: randomUUID(),
+          kind: 'privacy.reply',
+          payload: {},
+          dedupeKey: `privacy.reply:${requestId}`,
+          owner: requestId,
+          status: 'failed',
+          lastError: 'Error 550',
+        });
+        expect(await retryDeliveries(db, sam, 'pr-salesno')).toBe('refused');
+        expect(await acknowledgeDeliveries(db, sam, 'PR-SALESNO')).toBe('refused');
+        expect(await retryDeliveries(db, sam)).toBe('refused');
+        const [job] = await db.select().from(jobs).where(eq(jobs.owner, requestId));
+        expect(job).toMatchObject({ status: 'failed', acknowledgedAt: null });
+        expect(await acknowledgeDeliveries(db, boss, 'PR-SALESNO')).toBe(1);
+        const refused = await listAudit(db, { action: 'refused' });
+        expect(refused.rows.map((row) => [row.actor, row.subject, row.detail])).toEqual([
+          ['sam@nirmaya.example', 'PR-SALESNO', 'acknowledge needs admin'],
+          ['sam@nirmaya.example', 'PR-SALESNO', 'retry needs admin'],
+        ]);
+      });
+
+      it('keeps one admin when two admins demote each other at once', async () => {
+        const { db } = database;
+        await addOperator(db, boss, 'ana@nirmaya.example', 'admin');
+        const ana: Actor = { email: 'ana@nirmaya.example', role: 'admin' };
+        const second = database.url ? await openSecondHandle(database.url) : undefined;
+        const other = second?.db ?? db;
+        try {
+          await other.execute(sql`select 1`); // connected before the race
+          const outcomes: string[] = [];
+          // Repeated: on PostgreSQL the two transactions run on two connections at the same time.
+          for (let round = 0; round < 10; round++) {
+            await db
+              .update(operators)
+              .set({ role: 'admin' })
+              .where(sql`${operators.email} in (${boss.email}, ${ana.email})`);
+            const results = await Promise.all([
+              changeOperatorRole(db, boss, ana.email, 'sales'),
+              changeOperatorRole(other, ana, boss.email, 'sales'),
+            ]);
+            outcomes.push(results.join('/'));
+            expect(results.sort()).toEqual(['last-admin', 'updated']);
+            const admins = await db.select().from(operators).where(eq(operators.role, 'admin'));
+            expect(admins).toHaveLength(1);
+          }
+          console.log(`two demotions at once, 10 rounds (${backend.kind}): ${outcomes.join(', ')}`);
+        } finally {
+          await second?.close();
+        }
+      });
+
+      it('writes the admins made from ADMIN_EMAILS to the audit log, once', async () => {
+        const { db } = database;
+        await changeOperatorRole(db, boss, sam.email, 'admin');
+        await changeOperatorRole(db, sam, boss.email, 'sales');
+        await db.delete(auditLog);
+        await ensureAdmins(db, ['boss@nirmaya.example', 'new@nirmaya.example']);
+        await ensureAdmins(db, ['boss@nirmaya.example', 'new@nirmaya.example']);
+        const audit = await listAudit(db, { query: ADMIN_EMAILS_ACTOR });
+        expect(audit.rows.map((row) => [row.action, row.subject, row.detail]).sort()).toEqual([
+          ['operator-add', 'new@nirmaya.example', 'admin'],
+          ['operator-role', 'boss@nirmaya.example', 'admin'],
+        ]);
+      });
+    },
+  );
+}
