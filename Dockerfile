@@ -7,7 +7,7 @@
 
 # The Node.js line of every stage: 26, LTS until 2029-04-30, on Debian 13 (docs/deployment.md, "The
 # runtime"). .ci/image-node reads the major version here and runs the production tests on it.
-# Pin a release or digest with --build-arg NODE_IMAGE=node:26.10.0-trixie-slim@sha256:...
+# Pin a release or digest with --build-arg NODE_IMAGE=node:26.12.1-trixie-slim@sha256:...
 ARG NODE_IMAGE=node:26-trixie-slim
 
 FROM ${NODE_IMAGE} AS deps
