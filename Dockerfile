@@ -5,13 +5,18 @@
 # tests/production/standalone.test.ts copies what the COPY --from=build lines below copy and runs it:
 # keep every runtime file in those lines.
 
-FROM node:20-bookworm-slim AS deps
+# The Node.js line of every stage: 26, LTS until 2029-04-30, on Debian 13 (docs/deployment.md, "The
+# runtime"). .ci/image-node reads the major version here and runs the production tests on it.
+# Pin a release or digest with --build-arg NODE_IMAGE=node:26.12.1-trixie-slim@sha256:...
+ARG NODE_IMAGE=node:26-trixie-slim
+
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /src
 COPY package.json package-lock.json ./
 # npm install, not npm ci: the lockfile omits other platforms' optional packages (README).
 RUN npm install --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY --from=deps /src/node_modules ./node_modules
@@ -22,7 +27,7 @@ ENV SITE_URL=${SITE_URL}
 # `npm run build` = next build + the CSP manifest + the complete standalone bundle.
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini \
   && rm -rf /var/lib/apt/lists/* \
