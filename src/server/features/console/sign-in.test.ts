@@ -30,6 +30,7 @@ const env = getConsoleEnv({
   FORM_SECRET: TEST_SECRET,
   ADMIN_EMAILS: 'boss@nirmaya.example',
   SIGN_IN_MAX: '5',
+  SITE_URL: 'https://console.nirmaya.example',
 } as unknown as NodeJS.ProcessEnv);
 const ORIGIN = 'https://console.nirmaya.example';
 const boss: Actor = { email: 'boss@nirmaya.example', role: 'admin' };
