@@ -29,6 +29,7 @@ import { assignPrivacyRequest, replyToPrivacyRequest } from '@/server/features/p
 import { clientAddress } from '@/server/platform/http/client-address';
 import { nudgeQueueWorker } from '@/server/delivery/queue/runtime';
 import { erasePersonOf } from '@/server/wiring/erasure';
+import { releaseTargets } from '@/server/wiring/release';
 
 /**
  * The console's server actions, each through consoleAction (origin, session and role checked on
@@ -82,10 +83,13 @@ export const releaseAction = consoleAction(
       from: text,
     }),
   },
-  async ({ reference, from }, { operator, db, env }) => {
-    const results = await releaseEnquiries(db, operator, reference.ticked, {
-      webhookUrls: env.WEBHOOK_URLS,
-    });
+  async ({ reference, from }, { operator, db }) => {
+    const results = await releaseEnquiries(
+      db,
+      operator,
+      reference.ticked,
+      releaseTargets(getDemoEnv()),
+    );
     const released = [...results.values()].filter((result) => result === 'released').length;
     if (released) nudgeQueueWorker();
     return withNotice(
