@@ -53,10 +53,17 @@ export async function bookDemo(
   if (slot) {
     for (const hostEmail of hostsByLoad(slot.hosts, calendars, now)) {
       const attempt = await db.transaction(async (tx) => {
-        const cap = await reachedCap(tx, settings.caps, { email: lead.email, clientHash }, now);
-        // With confirmation, the e-mail cap answers as any hold does: its owner hears of it.
+        const visitor = { email: lead.email, clientHash };
+        const cap = await reachedCap(tx, settings.caps, visitor, now);
+        // With confirmation, the e-mail cap answers as any hold does: its owner hears of it. The
+        // client's cap still holds (counted without the e-mail's).
         const exists = cap?.cap === 'email' && settings.confirmEmail ? cap.booking : undefined;
         if (cap && !exists) return cap;
+        const clientCap =
+          exists && settings.caps
+            ? await reachedCap(tx, { ...settings.caps, perEmail: Infinity }, visitor, now)
+            : null;
+        if (clientCap) return clientCap;
         if (!(await hasRoomOnDay(tx, settings.rules, hostEmail, slot.start, now))) return undefined;
         await releaseLapsedHolds(tx, { hostEmail, start: slot.start, leadId }, now);
         const [inserted] = await tx
