@@ -4,7 +4,6 @@ import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
-import { formatDay, formatTime } from '@/lib/demo/display';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import {
@@ -31,8 +30,6 @@ describe('demo booking caps from the production build', () => {
   let server: ProductionServer;
   let dataDir: string;
   let browser: Browser | undefined;
-  /** The demo the first test booked for asha.rao@hospital.example (ISO instant). */
-  let ashaDemo: string;
   beforeAll(async () => {
     smtp = await startSmtpServer();
     dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-demo-caps-'));
@@ -71,7 +68,6 @@ describe('demo booking caps from the production build', () => {
     const first = await requestDemo(server.url, { email: 'asha.rao@hospital.example' });
     const starts = offeredStarts(first);
     expect(starts.length).toBeGreaterThan(6);
-    ashaDemo = starts[0]!;
     const booked = await book(first, starts[0]!);
     expect(booked.location).toMatch(/\/contact-us\/demo$/);
     expect(booked.html).toContain('Your demo is booked');
@@ -84,9 +80,8 @@ describe('demo booking caps from the production build', () => {
     // Without confirmation by e-mail: only where the link is, never the demo's day or time.
     const sentence = emailCapNotice;
     expect(again.html).toContain(asHtml(sentence));
-    const at = Date.parse(starts[0]!);
-    expect(again.html).not.toContain(formatTime(at, 'Asia/Kolkata'));
-    expect(again.html).not.toContain(formatDay(at, 'Asia/Kolkata'));
+    // The times offered may include that one (another host is free then): the notice names none.
+    expect(sentence).not.toMatch(/\d|IST|day,/);
     expect(again.html).toContain('Pick a time for your demo');
     expect(ticked(again.html, starts[2]!)).toBe(true);
 
@@ -127,7 +122,6 @@ describe('demo booking caps from the production build', () => {
     await page.getByRole('button', { name: 'Book this time' }).click();
     await page.waitForURL(/outcome=email-cap/, { timeout: 30_000 });
     const sentence = emailCapNotice;
-    expect(await page.content()).not.toContain(formatDay(Date.parse(ashaDemo), 'Asia/Kolkata'));
     await expect.poll(() => page.locator('p[role="alert"]').textContent()).toBe(sentence);
     await page.getByRole('grid').waitFor({ timeout: 30_000 });
     expect(await page.locator('input[name="start"]:checked').getAttribute('value')).toBe(chosen);
