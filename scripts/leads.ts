@@ -50,6 +50,7 @@ import { listLeads, listSpam, describeDeliveries } from '@/server/features/conta
 import { purgeExpired } from '@/server/wiring/personal-data';
 import { eraseAs } from '@/server/wiring/erasure';
 import { assessReadiness, healthDetails } from '@/server/wiring/readiness';
+import { releaseTargets } from '@/server/wiring/release';
 
 /**
  * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in
@@ -158,9 +159,7 @@ program
   .argument('<reference>', 'its reference, e.g. NH-7K3P9QXD2M')
   .action((reference: string) =>
     withDatabase(async ({ db }) => {
-      const results = await releaseEnquiries(db, CLI_ACTOR, [reference], {
-        webhookUrls: getEnv().WEBHOOK_URLS,
-      });
+      const results = await releaseEnquiries(db, CLI_ACTOR, [reference], releaseTargets(getEnv()));
       const result = [...results.values()][0];
       if (result === 'not-found') throw new Error(`No enquiry ${reference}.`);
       console.log(

@@ -8,18 +8,15 @@ export const bookingNotices: Record<string, string> = {
   limited:
     'Too many booking attempts from your connection. Please wait a few minutes and try again.',
   unavailable: 'Booking is unavailable for a moment. Please try again.',
-  expired:
-    'The 30 minutes we held your time for have passed, and it is no longer free. Please pick another.',
+  expired: 'The time we held for you has passed, and it is no longer free. Please pick another.',
   'client-cap':
     'Your connection already has the most upcoming demos we book for one place; use the link in their e-mails to move one, or write to us.',
 };
 
 /**
- * The notice when the enquiry's e-mail address already has an upcoming demo, naming it (its day
- * and time in the provider's zone) when it is still booked.
+ * The notice past the per-e-mail cap when bookings are not confirmed by e-mail
+ * (`DEMO_CONFIRM_EMAIL=0`): it names no day or time, only where the link is. With confirmation on,
+ * that booking gets the page of any hold instead.
  */
-export function emailCapNotice(demo: { day: string; time: string } | undefined): string {
-  return demo
-    ? `You already have a demo on ${demo.day}, ${demo.time}; use the link in its e-mail to move it.`
-    : 'You already have a demo booked with this e-mail address; use the link in its e-mail to move it.';
-}
+export const emailCapNotice =
+  'This e-mail address already has an upcoming demo with us; the e-mails we sent to it hold the link to see, move or cancel it.';

@@ -3,17 +3,42 @@
  * while a time is held, and what the confirmation page (/contact-us/demo/confirm) says.
  */
 
-/** The booking page while the visitor's time is held for them, until `heldUntil` ("11:30 IST"). */
-export function heldNotice(heldUntil: string): { heading: string; lines: string[] } {
+/**
+ * The booking page while the visitor's time is held for them, for `minutes` (the hold's length)
+ * until `heldUntil` ("11:30 IST"). Worded so it is true whatever the site did with the address
+ * (a request to confirm sent, a notice that the address already has a demo, nothing past the
+ * budget of such mails, or an enquiry waiting for review): it says only what happens if it arrives.
+ */
+export function heldNotice(
+  heldUntil: string,
+  minutes: number,
+): { heading: string; lines: string[] } {
   return {
     heading: 'Confirm your demo by e-mail',
     lines: [
-      `We hold this time for you for 30 minutes, until ${heldUntil}.`,
+      `We hold this time for you for ${minutes} minutes, until ${heldUntil}.`,
       'If your address can receive our e-mails, it has a link to confirm: open it and press "Confirm my demo". The invitation with the meeting link follows your confirmation.',
-      'If the e-mail has not arrived in a few minutes, check your spam folder.',
+      `If no e-mail arrives, check your spam folder, have it sent again or correct the address below. Without a confirmation the time is released at ${heldUntil} and nothing more is sent.`,
     ],
   };
 }
+
+/** The held step's two forms: send the request again, or send it to a corrected address. */
+export const heldActions = {
+  resend: 'Send the e-mail again',
+  correctLabel: 'Wrong address? Your correct e-mail address',
+  correct: 'Send it to this address',
+  correctHint: 'The link sent to the earlier address then no longer confirms the demo.',
+};
+
+/** What the booking page says after one of the held step's posts, by its outcome. */
+export const reRequestNotices: Record<string, string> = {
+  sent: 'If this address can receive our e-mails, a link to confirm is on its way to it.',
+  'bad-address': 'Please enter a valid e-mail address.',
+  limited:
+    'Too many booking attempts from your connection. Please wait a few minutes and try again.',
+  unavailable: 'Sending is unavailable for a moment. Please try again.',
+};
 
 /** The confirmation page, by what its link names. */
 export const confirmPage = {

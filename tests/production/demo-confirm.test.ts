@@ -11,8 +11,13 @@ import {
   axeViolationsWithoutScripts,
   demoHosts,
   demoServerEnv,
+  offeredStarts,
   requestAndBook,
+  requestDemo,
+  bookTime,
 } from '@test/demo-booking';
+import { honeypotField } from '@/lib/contact-fields';
+import { hiddenInputs } from '@test/contact-form';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
 
 const istTime = (iso: string) =>
@@ -23,7 +28,7 @@ const istTime = (iso: string) =>
     hourCycle: 'h23',
   }).format(new Date(iso));
 
-describe('confirming a held demo from the e-mailed link (DEMO_CONFIRM_EMAIL=1), production build', () => {
+describe('confirming a held demo from the e-mailed link (DEMO_CONFIRM_EMAIL, on by default), production build', () => {
   let smtp: TestSmtpServer;
   let server: ProductionServer;
   let dataDir: string;
@@ -37,7 +42,8 @@ describe('confirming a held demo from the e-mailed link (DEMO_CONFIRM_EMAIL=1), 
       env: {
         ...demoServerEnv(dataDir, smtp.url, 50),
         SITE_URL: `http://127.0.0.1:${port}`,
-        DEMO_CONFIRM_EMAIL: '1',
+        // Confirmation is on by default: unset, as a new installation has it.
+        DEMO_CONFIRM_EMAIL: undefined,
       },
       readyPath: '/api/health',
     });
@@ -177,5 +183,104 @@ describe('confirming a held demo from the e-mailed link (DEMO_CONFIRM_EMAIL=1), 
     const html = await (await fetch(altered)).text();
     expect(html).toContain('This link is not valid or has expired.');
     expect(html).not.toContain('Confirm my demo</');
+  });
+
+  /**
+   * The page a booking answers, masked of what differs between any two bookings: the time chosen
+   * and its host, the CSP nonce, enquiry references and signed tokens.
+   */
+  const masked = (html: string) =>
+    html
+      .split(/nonce="([^"]+)"/.exec(html)?.[1] ?? 'nonce…')
+      .join('nonce…')
+      .replace(/NH-[0-9A-Z]+/g, 'NH-…')
+      .replace(/\b[bcm]1\.[\w.-]+/g, 'token…')
+      .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, 'instant…')
+      .replace(/\d{2}:\d{2} IST/g, 'time…')
+      .replace(/(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{1,2} \w+ \d{4}/g, 'day…')
+      .replace(/Meera Iyer|Arjun Sen/g, 'host…');
+
+  it('the capped, quarantined and lead answers are one page (same status, same HTML once masked); the capped address owner is told a demo exists, the quarantined one nothing', async () => {
+    const owner = 'owner-compare@hospital.example';
+    const answer = async (email: string, index: number, extra: Record<string, string> = {}) => {
+      const step = await requestDemo(server.url, { email, ...extra });
+      const start = offeredStarts(step)[index]!;
+      const booked = await bookTime(server.url, step, start);
+      const cookie = booked.headers.get('set-cookie')!.split(';')[0]!;
+      const location = booked.headers.get('location')!;
+      const page = await fetch(new URL(location, server.url), { headers: { cookie } });
+      return { status: [booked.status, location, page.status], html: await page.text() };
+    };
+    const lead = await answer(owner, 10);
+    const capped = await answer(owner.toUpperCase(), 12);
+    const quarantined = await answer('quarantined-compare@hospital.example', 14, {
+      [honeypotField]: 'x',
+    });
+    expect(lead.status).toEqual([303, '/contact-us/demo', 200]);
+    expect(capped.status).toEqual(lead.status);
+    expect(quarantined.status).toEqual(lead.status);
+    expect(lead.html).toContain('Confirm your demo by e-mail');
+    const firstDifference = (a: string, b: string) => {
+      let i = 0;
+      while (i < a.length && a[i] === b[i]) i++;
+      return i < Math.max(a.length, b.length)
+        ? `${a.slice(i - 80, i + 120)} | ${b.slice(i - 80, i + 120)}`
+        : '';
+    };
+    expect(firstDifference(masked(capped.html), masked(lead.html))).toBe('');
+    expect(firstDifference(masked(quarantined.html), masked(lead.html))).toBe('');
+    console.log(
+      `production: lead, capped and quarantined answers: ${lead.status.join(' → ')}, ${masked(lead.html).length} bytes alike once masked`,
+    );
+    // The owner's address got the request to confirm, then the notice of the existing demo.
+    const toOwner = (subject: string) =>
+      smtp.received.filter(
+        (mail) =>
+          mail.envelope.to.some((to) => to.toLowerCase() === owner) &&
+          mail.parsed.subject === subject,
+      );
+    await until(async () => toOwner('Your Nirmaya HIMS demo').length > 0, 60_000);
+    expect(toOwner('Confirm your Nirmaya HIMS demo')).toHaveLength(1);
+    expect(toOwner('Your Nirmaya HIMS demo')[0]!.parsed.text).not.toMatch(/Asha|Rao|City General/);
+    expect(mailsTo('quarantined-compare@hospital.example', '')).toEqual([]);
+  });
+
+  it('the held page sends the request again, and to a corrected address, without JavaScript; the old link then confirms nothing', async () => {
+    const typo = 'typo-resend@hospital.example';
+    const { cookie, link } = await holdAndReadLink(typo);
+    const heldPage = await (
+      await fetch(`${server.url}/contact-us/demo`, { headers: { cookie } })
+    ).text();
+    /** Posts the held page's form of `intent` (its hidden fields) with `values`, as a browser without JavaScript. */
+    const post = async (intent: string, values: Record<string, string> = {}) => {
+      const form = [...heldPage.matchAll(/<form\b[\s\S]*?<\/form>/g)]
+        .map(([html]) => html)
+        .find((html) => html.includes(`value="${intent}"`))!;
+      const body = new FormData();
+      for (const [name, value] of [...hiddenInputs(form), ...Object.entries(values)])
+        body.append(name, value);
+      return fetch(`${server.url}/contact-us/demo`, {
+        method: 'POST',
+        body,
+        headers: { origin: server.url, cookie },
+        redirect: 'manual',
+      });
+    };
+    const resent = await post('resend');
+    expect(resent.status).toBe(303);
+    expect(resent.headers.get('location')).toBe('/contact-us/demo?outcome=sent');
+    await until(async () => mailsTo(typo, 'Confirm your Nirmaya HIMS demo').length === 2, 60_000);
+    const corrected = await post('correct', { email: 'right-resend@hospital.example' });
+    expect(corrected.headers.get('location')).toBe('/contact-us/demo?outcome=sent');
+    await until(
+      async () =>
+        mailsTo('right-resend@hospital.example', 'Confirm your Nirmaya HIMS demo').length === 1,
+      60_000,
+    );
+    const stale = await (await fetch(link)).text();
+    expect(stale).not.toContain('Confirm my demo</');
+    console.log(
+      `production, no JavaScript: resend → ${mailsTo(typo, 'Confirm').length} requests to the typo; corrected → 1 request to the new address; the old link confirms nothing`,
+    );
   });
 });

@@ -18,7 +18,9 @@ export const demoHosts = [
  * Booking variables for a production server under test: every hour of every day, so that times
  * are free whenever the test runs, over the next two days with one hour's notice; every test
  * visitor books from 127.0.0.1, so the cap of upcoming demos per client address is raised
- * (tests/production/demo-caps.test.ts sets it back).
+ * (tests/production/demo-caps.test.ts sets it back). Bookings are not confirmed by e-mail
+ * (`DEMO_CONFIRM_EMAIL=0`, the documented switch): these tests test the booking itself;
+ * tests/production/demo-confirm.test.ts turns it back on (its default) and tests the confirmation.
  */
 export const demoEnv = {
   DEMO_HOSTS: JSON.stringify(demoHosts),
@@ -28,6 +30,7 @@ export const demoEnv = {
   DEMO_NOTICE_HOURS: '1',
   DEMO_BOOKING_DAYS: '2',
   DEMO_MAX_PER_CLIENT: '100',
+  DEMO_CONFIRM_EMAIL: '0',
 };
 
 /**

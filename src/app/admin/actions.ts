@@ -38,6 +38,7 @@ import {
 import { clientAddress } from '@/server/platform/http/client-address';
 import { nudgeQueueWorker } from '@/server/delivery/queue/runtime';
 import { erasePersonOf } from '@/server/wiring/erasure';
+import { releaseTargets } from '@/server/wiring/release';
 
 /**
  * The console's server actions, each through consoleAction (origin, session and role checked on
@@ -102,10 +103,13 @@ export const releaseAction = consoleAction(
       from: text,
     }),
   },
-  async ({ reference, from }, { operator, db, env }) => {
-    const results = await releaseEnquiries(db, operator, reference.ticked, {
-      webhookUrls: env.WEBHOOK_URLS,
-    });
+  async ({ reference, from }, { operator, db }) => {
+    const results = await releaseEnquiries(
+      db,
+      operator,
+      reference.ticked,
+      releaseTargets(getDemoEnv()),
+    );
     const released = [...results.values()].filter((result) => result === 'released').length;
     if (released) nudgeQueueWorker();
     return withNotice(

@@ -27,10 +27,13 @@ export const nonNegativeInt = (fallback: number) =>
 export const positiveNumber = (fallback: number) =>
   z.preprocess(orDefault(fallback), z.coerce.number().positive());
 
-/** A switch: `1` or `true` is on; `0`, `false`, empty or unset is off; anything else is refused. */
-export const flag = () =>
+/**
+ * A switch: `1` or `true` is on; `0` or `false` is off; empty or unset is `fallback` (off unless
+ * given); anything else is refused.
+ */
+export const flag = (fallback = false) =>
   z.preprocess(
-    (value) => (value === '' || value === undefined ? 'false' : value),
+    (value) => (value === '' || value === undefined ? String(fallback) : value),
     z
       .enum(['0', '1', 'true', 'false'], 'must be 1 or 0')
       .transform((value) => ['1', 'true'].includes(value)),

@@ -2,8 +2,14 @@
 
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { z } from 'zod';
 import { isHttps } from '@/lib/security/transport';
-import { bookFromForm, BOOKING_COOKIE, BOOKING_TOKEN_MAX_AGE_MS } from '@/server/features/demos';
+import {
+  bookFromForm,
+  BOOKING_COOKIE,
+  BOOKING_TOKEN_MAX_AGE_MS,
+  reRequestFromForm,
+} from '@/server/features/demos';
 import type { BookOutcome } from '@/server/features/demos/types';
 import { visitorFormAction } from '@/server/platform/http/form-post';
 
@@ -41,4 +47,35 @@ export async function bookDemoTime(_previous: string | null, formData: FormData)
   const query = new URLSearchParams({ outcome });
   if (outcome !== 'gone' && Number.isFinite(Date.parse(start))) query.set('start', start);
   redirect(`/contact-us/demo?${query}`);
+}
+
+/** A corrected address as the contact form accepts one (at most 254 characters). */
+const correctedAddress = z.email().max(254);
+
+/**
+ * The held step's two forms (plain POSTs without JavaScript): `intent` `resend` has the request to
+ * confirm sent again, `correct` sends it to the corrected `email` instead (reRequestFromForm).
+ * The enquiry comes from the booking cookie set when the time was booked. Redirects to
+ * /contact-us/demo with `?outcome=sent` whatever the site did (`bad-address`, `limited`, `invalid`,
+ * `unavailable` otherwise). Takes a bound first argument (`null`) before the form, as the request
+ * guard requires (see bookDemoTime).
+ */
+export async function reRequestConfirmation(_bound: null, formData: FormData): Promise<never> {
+  const token = (await cookies()).get(BOOKING_COOKIE)?.value ?? '';
+  const intent = formData.get('intent');
+  const email = correctedAddress.safeParse(String(formData.get('email') ?? '').trim());
+  if (intent === 'correct' && !email.success) redirect('/contact-us/demo?outcome=bad-address');
+  const outcome = await visitorFormAction<'sent' | 'invalid' | 'limited' | 'unavailable'>(
+    await headers(),
+    { failed: 'demo.re_request_failed', unavailable: () => 'unavailable' },
+    ({ request }) =>
+      reRequestFromForm(
+        token,
+        intent === 'correct' && email.success
+          ? { action: 'correct', email: email.data }
+          : { action: 'resend' },
+        request.clientAddress,
+      ),
+  );
+  redirect(`/contact-us/demo?outcome=${outcome}`);
 }

@@ -2,14 +2,15 @@ import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import { CircleCheck, MailCheck } from 'lucide-react';
-import { heldNotice } from '@/content/demo-confirm';
+import { heldNotice, reRequestNotices } from '@/content/demo-confirm';
 import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
 import { emailHref, phoneHref, site } from '@/content/site';
-import { BOOKING_COOKIE, demoStep } from '@/server/features/demos';
+import { BOOKING_COOKIE, demoStep, HOLD_MINUTES } from '@/server/features/demos';
 import type { DemoStep } from '@/server/features/demos/types';
 import { errorFacts, log } from '@/server/platform/log';
 import { BookingForm } from './_components/booking-form';
 import { DemoTimeCard } from './_components/demo-time-card';
+import { HeldActions } from './_components/held-actions';
 
 export const metadata: Metadata = { title: 'Book a demo', robots: { index: false, follow: false } };
 
@@ -18,10 +19,9 @@ type DemoPageProps = {
 };
 
 /** The notice for the outcome of the last booking post, if any. */
-function noticeFor(outcome: string | string[] | undefined, step: DemoStep): string | undefined {
+function noticeFor(outcome: string | string[] | undefined): string | undefined {
   if (typeof outcome !== 'string') return undefined;
-  if (outcome === 'email-cap')
-    return emailCapNotice(step.kind === 'offer' ? step.emailDemo : undefined);
+  if (outcome === 'email-cap') return emailCapNotice;
   return Object.hasOwn(bookingNotices, outcome) ? bookingNotices[outcome] : undefined;
 }
 
@@ -37,7 +37,7 @@ async function loadStep(token: string | undefined): Promise<DemoStep> {
 /** Heading of the page for what it shows. */
 function headingOf(step: DemoStep): string {
   if (step.kind === 'booked') return 'Your demo is booked';
-  if (step.kind === 'held') return heldNotice(step.heldUntil).heading;
+  if (step.kind === 'held') return heldNotice(step.heldUntil, HOLD_MINUTES).heading;
   return 'Book a demo';
 }
 
@@ -57,19 +57,28 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
       <h1 className="text-4xl sm:text-5xl">{headingOf(step)}</h1>
       <div className="mt-3 max-w-3xl">
         {step.kind === 'held' && (
-          <DemoTimeCard demo={step.demo} tone="held" icon={MailCheck}>
-            {heldNotice(step.heldUntil).lines.map((line) => (
-              <p key={line} className="mt-1">
-                {line}
-              </p>
-            ))}
-          </DemoTimeCard>
+          <>
+            <DemoTimeCard demo={step.demo} tone="held" icon={MailCheck}>
+              {heldNotice(step.heldUntil, HOLD_MINUTES).lines.map((line) => (
+                <p key={line} className="mt-1">
+                  {line}
+                </p>
+              ))}
+            </DemoTimeCard>
+            <HeldActions
+              notice={
+                typeof outcome === 'string' && Object.hasOwn(reRequestNotices, outcome)
+                  ? reRequestNotices[outcome]
+                  : undefined
+              }
+            />
+          </>
         )}
         {step.kind === 'booked' && (
           <DemoTimeCard demo={step.demo} tone="booked" icon={CircleCheck}>
             <p className="mt-1">
-              If your address can receive our e-mails, an invitation with the meeting link is on its
-              way to it.
+              If your address can receive our e-mails, we e-mail the invitation with the meeting
+              link to it.
               {step.demo.meetingUrl && (
                 <>
                   {' '}
@@ -93,7 +102,7 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
         {step.kind === 'offer' && (
           <BookingForm
             offer={step.offer}
-            notice={noticeFor(outcome, step)}
+            notice={noticeFor(outcome)}
             chosen={typeof start === 'string' ? start : undefined}
           />
         )}

@@ -2,7 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { leads } from '../contact';
-import type { DeliveryTargets } from '../contact';
+import type { ReleaseTargets } from '../contact';
 import { liveBooking } from '../demos';
 import type { BookingSettings, OperatorCancel } from '../demos/types';
 import { rescheduleDemo } from '../demos';
@@ -23,7 +23,7 @@ export async function releaseEnquiries(
   db: Db,
   actor: Actor,
   references: readonly string[],
-  targets: DeliveryTargets,
+  targets: ReleaseTargets,
 ): Promise<Map<string, ReleaseResult>> {
   const results = new Map<string, ReleaseResult>();
   for (const reference of new Set(references.map((ref) => ref.trim().toUpperCase()))) {

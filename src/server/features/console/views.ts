@@ -116,6 +116,8 @@ export type DemoRow = {
   hostEmail: string;
   startsAt: Date;
   status: DemoBookingStatus;
+  /** The enquiry is quarantined: the booking waits, unannounced, for its release. */
+  waiting: boolean;
   visitor: string;
   organization: string;
 };
@@ -123,7 +125,7 @@ export type DemoRow = {
 /**
  * Demos upcoming (soonest first) or past (latest first) at `now`, live, held for the visitor's
  * confirmation, cancelled and expired (a hold past its time shows as `expired`), optionally of one
- * host.
+ * host; a quarantined enquiry's booking is marked `waiting` (announced only once released).
  */
 export async function listDemos(
   db: Db,
@@ -144,6 +146,7 @@ export async function listDemos(
       firstName: leads.firstName,
       lastName: leads.lastName,
       organization: leads.organization,
+      verdict: leads.verdict,
     })
     .from(demoBookings)
     .innerJoin(leads, eq(leads.id, demoBookings.leadId))
@@ -155,8 +158,9 @@ export async function listDemos(
     )
     .orderBy(when === 'upcoming' ? asc(demoBookings.startsAt) : desc(demoBookings.startsAt))
     .limit(limit);
-  return rows.map(({ firstName, lastName, heldUntil, ...row }) => ({
+  return rows.map(({ firstName, lastName, heldUntil, verdict, ...row }) => ({
     ...row,
+    waiting: verdict === 'spam',
     status: row.status === 'held' && heldUntil && heldUntil <= now ? 'expired' : row.status,
     visitor: visitorName({ firstName, lastName }).trim(),
   }));

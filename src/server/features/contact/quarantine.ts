@@ -43,20 +43,29 @@ export async function listSpam(
   return rows.map(({ message, ...row }) => (withMessage ? { ...row, message } : row));
 }
 
+/**
+ * What else a release sets off, in its transaction, once the enquiry `leadId` left quarantine at
+ * `now`: the wiring composes it from the features that kept something waiting (a demo booking).
+ */
+export type ReleaseHook = (tx: Db, leadId: string, now: Date) => Promise<void>;
+
+/** Where a released enquiry is delivered, and what else its release sets off. */
+export type ReleaseTargets = DeliveryTargets & { onReleased?: ReleaseHook };
+
 /** What `releaseSpam` did. */
 export type ReleaseResult = 'released' | 'already-released' | 'not-found';
 
 /**
  * Moves the quarantined enquiry `reference` to the normal path in ONE transaction
  * (`leads release`): verdict `lead`, `released_at` set, its deliveries (e-mail and the webhook
- * endpoints of `targets`) queued with `enqueueDeliveries`, so the running site's queue worker
- * sends each exactly once. Releasing it
+ * endpoints of `targets`) queued with `enqueueDeliveries`, and `targets.onReleased` run (a waiting
+ * demo booking announced), so the running site's queue worker sends each exactly once. Releasing it
  * again queues nothing (`already-released`), nor does an enquiry that was never spam.
  */
 export async function releaseSpam(
   db: Db,
   reference: string,
-  targets: DeliveryTargets,
+  targets: ReleaseTargets,
   now = new Date(),
 ): Promise<ReleaseResult> {
   return db.transaction(async (tx) => {
@@ -73,6 +82,7 @@ export async function releaseSpam(
       return existing ? 'already-released' : 'not-found';
     }
     await enqueueDeliveries(tx, released.id, targets);
+    await targets.onReleased?.(tx, released.id, now);
     return 'released';
   });
 }

@@ -12,6 +12,7 @@ import { findBooking } from './bookings';
 import { bookDemo } from './commands/book';
 import { cancelDemo } from './commands/cancel';
 import { confirmHold } from './commands/confirm';
+import { correctHeldAddress, resendProofRequest } from './commands/re-request';
 import { rescheduleDemo } from './commands/reschedule';
 import { bookingSettings, isBookingOn } from './rules';
 import { issueBookingToken, verifyBookingToken, verifyConfirmToken } from './tokens';
@@ -49,7 +50,9 @@ export async function consumeBookingLimit(
  * beyond it, `limited`. `gone` when the time is no longer free (the page then shows fresh
  * times), `email-cap` or `client-cap` when the enquiry's e-mail address or the client address
  * (its keyed hash, stored on the booking) already has its upcoming demos (`DEMO_MAX_PER_EMAIL`,
- * `DEMO_MAX_PER_CLIENT`), `invalid` for a bad token, time or a refused enquiry.
+ * `DEMO_MAX_PER_CLIENT`), `invalid` for a bad token, time or an unknown enquiry. With
+ * `DEMO_CONFIRM_EMAIL` the e-mail cap is `held` like any hold (bookDemo), so the answer tells
+ * nobody whether the address has a demo.
  * @throws on database errors.
  */
 export async function bookFromForm(
@@ -65,10 +68,12 @@ export async function bookFromForm(
   const at = Date.parse(start);
   if (!leadId || !Number.isFinite(at)) return 'invalid';
   const clientHash = hashClientAddress(clientAddress, secret);
-  const result = await bookDemo(db, bookingSettings(env), leadId, at, Date.now(), clientHash);
+  const settings = { ...bookingSettings(env), secret };
+  const result = await bookDemo(db, settings, leadId, at, Date.now(), clientHash);
   if (result.outcome === 'booked' || result.outcome === 'held') {
     log.info({
-      event: `demo.${result.outcome}`,
+      event: result.outcome === 'held' && result.cap ? 'demo.capped' : `demo.${result.outcome}`,
+      ...(result.outcome === 'held' && result.cap && { cap: result.cap }),
       booking: result.booking.id,
       leadId,
       host: result.booking.hostEmail,
@@ -84,6 +89,36 @@ export async function bookFromForm(
   if (result.outcome === 'held') return 'held';
   if (result.outcome === 'already-booked' && result.booking.status === 'held') return 'held';
   return result.outcome === 'slot-gone' ? 'gone' : 'booked';
+}
+
+/**
+ * The held step's two posts (booking page, with or without JavaScript): `resend` has the request
+ * to confirm sent again, `correct` replaces a mistyped address with `email` (a new request to the
+ * new address, the old one dropped: commands/re-request.ts). Each post counts against the client's
+ * booking limit (`limited` beyond it); `invalid` for a bad token or address. Otherwise `sent`
+ * whatever happened (sent, past the budget of mails to unproven addresses, quarantined, or no
+ * longer held): the page tells nobody which.
+ * @throws on database errors.
+ */
+export async function reRequestFromForm(
+  token: string,
+  request: { action: 'resend' } | { action: 'correct'; email: string },
+  clientAddress: string,
+): Promise<'sent' | 'invalid' | 'limited'> {
+  const env = getDemoEnv();
+  if (!isBookingOn(env) || !env.DEMO_CONFIRM_EMAIL) return 'invalid';
+  const { db, secret } = await getDemoRuntime();
+  if (!(await consumeBookingLimit(db, env, secret, clientAddress))) return 'limited';
+  const leadId = verifyBookingToken(token, secret);
+  if (!leadId) return 'invalid';
+  const settings = { ...bookingSettings(env), secret };
+  const outcome =
+    request.action === 'resend'
+      ? await resendProofRequest(db, settings, leadId, Date.now())
+      : await correctHeldAddress(db, settings, leadId, request.email, Date.now());
+  log.info({ event: `demo.${request.action}`, outcome, leadId });
+  if (outcome === 'queued') nudgeQueueWorker();
+  return 'sent';
 }
 
 /**

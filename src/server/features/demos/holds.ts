@@ -13,8 +13,11 @@ import type { DemoBooking } from './types';
  * inside its own transaction (releaseLapsedHolds), after taking its locks.
  */
 
-/** How long a booking is held for the visitor to confirm it (ms): 30 minutes. */
-export const HOLD_MS = 30 * 60_000;
+/** How long a booking is held for the visitor to confirm it, in minutes (the pages and e-mails say it). */
+export const HOLD_MINUTES = 30;
+
+/** How long a booking is held for the visitor to confirm it (ms): HOLD_MINUTES. */
+export const HOLD_MS = HOLD_MINUTES * 60_000;
 
 /** The bookings live at `now` (ms): `booked`, or `held` with `held_until` after `now`. */
 export function liveAt(now: number): SQL {

@@ -4,11 +4,18 @@
  * imports `./proxy`).
  */
 export { hasDemoBooking, isChangeable, liveBooking } from './bookings';
+export { announceReleased } from './commands/release';
 export { rescheduleDemo } from './commands/reschedule';
 export { demoEnvSlice, getDemoEnv } from './env';
 export { startFeedRefresher, stopFeedRefresher } from './feeds';
-export { bookFromForm, cancelFromForm, confirmFromForm, rescheduleFromForm } from './forms';
-export { isHeldAt } from './holds';
+export {
+  bookFromForm,
+  cancelFromForm,
+  confirmFromForm,
+  reRequestFromForm,
+  rescheduleFromForm,
+} from './forms';
+export { HOLD_MINUTES, isHeldAt } from './holds';
 export { demoJobs } from './jobs';
 export { MANAGE_REFERRER_POLICY } from './manage-link';
 export { cancelDemoOf, listUpcomingDemos } from './upcoming';

@@ -20,10 +20,10 @@ export const demoJobs: FeatureJobs<DemoSiteEnv> = ({ db, env, secret, mail, post
     const links = {
       manage: async (bookingId: string) =>
         managePageUrl(siteUrl(env.SITE_URL), issueManageToken(bookingId, await secret())),
-      confirm: async (booking: { id: string; createdAt: Date }) =>
+      confirm: async (booking: { id: string }, issuedAt: number) =>
         confirmPageUrl(
           siteUrl(env.SITE_URL),
-          issueConfirmToken(booking.id, await secret(), booking.createdAt.getTime()),
+          issueConfirmToken(booking.id, await secret(), issuedAt),
         ),
     };
     registrations.push(

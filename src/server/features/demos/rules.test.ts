@@ -28,12 +28,14 @@ describe('demo booking rules (the DEMO_* variables)', () => {
     expect(settings.reminderHours).toBe(24);
     expect(settings.hosts).toEqual([{ ...host, busyFeeds: [] }]);
     expect(settings.webhookUrls).toEqual([]);
-    expect(settings.confirmEmail).toBe(false);
+    expect(settings.confirmEmail).toBe(true);
   });
 
-  it('turns e-mail confirmation on with DEMO_CONFIRM_EMAIL=1 and refuses other words', () => {
+  it('turns e-mail confirmation off only with an explicit DEMO_CONFIRM_EMAIL=0 or false, and refuses other words', () => {
     expect(bookingSettings(env({ DEMO_CONFIRM_EMAIL: '1' })).confirmEmail).toBe(true);
+    expect(bookingSettings(env({ DEMO_CONFIRM_EMAIL: '' })).confirmEmail).toBe(true);
     expect(bookingSettings(env({ DEMO_CONFIRM_EMAIL: '0' })).confirmEmail).toBe(false);
+    expect(bookingSettings(env({ DEMO_CONFIRM_EMAIL: 'false' })).confirmEmail).toBe(false);
     expect(() => env({ DEMO_CONFIRM_EMAIL: 'yes' })).toThrow(/DEMO_CONFIRM_EMAIL/);
   });
 

@@ -13,6 +13,7 @@ import {
   positiveNumber,
   textOr,
 } from '../../platform/env-values';
+import { mailBudgetLimits } from '../../platform/people/mail-budget';
 import type { BookingSettings, DemoHost } from './types';
 
 /**
@@ -90,10 +91,11 @@ export const demoEnvSchema = z.object({
   /** How long a host's busy feed's last good copy is trusted when the feed cannot be fetched (h). */
   DEMO_FEED_MAX_AGE_HOURS: positiveNumber(6),
   /**
-   * `1`: a booking holds its time for 30 minutes until the visitor confirms it from an e-mailed
-   * link (the invitations follow the confirmation); off by default.
+   * On by default: a booking holds its time for 30 minutes (HOLD_MS) until the visitor confirms it
+   * from an e-mailed link, proving the address (the invitations follow the confirmation); an
+   * explicit `0` or `false` books at once, unproven (docs/demo-booking.md says what that costs).
    */
-  DEMO_CONFIRM_EMAIL: flag(),
+  DEMO_CONFIRM_EMAIL: flag(true),
 });
 
 /** The validated `DEMO_*` variables (demo booking's env slice, env.ts). */
@@ -136,11 +138,16 @@ export function demoRules(env: DemoEnv): DemoRules {
 }
 
 /**
- * The booking settings of the environment: rules, hosts, reminder hours, caps, `WEBHOOK_URLS` and
- * whether bookings wait for the visitor's e-mailed confirmation.
+ * The booking settings of the environment: rules, hosts, reminder hours, caps, `WEBHOOK_URLS`,
+ * whether bookings wait for the visitor's e-mailed confirmation, and the budget of e-mails to
+ * unproven addresses.
  */
 export function bookingSettings(
-  env: DemoEnv & { WEBHOOK_URLS: readonly string[] },
+  env: DemoEnv & {
+    WEBHOOK_URLS: readonly string[];
+    UNPROVEN_MAIL_PER_ADDRESS: number;
+    UNPROVEN_MAIL_PER_HOUR: number;
+  },
 ): BookingSettings {
   return {
     rules: demoRules(env),
@@ -149,5 +156,6 @@ export function bookingSettings(
     caps: { perClient: env.DEMO_MAX_PER_CLIENT, perEmail: env.DEMO_MAX_PER_EMAIL },
     webhookUrls: env.WEBHOOK_URLS,
     confirmEmail: env.DEMO_CONFIRM_EMAIL,
+    mailBudget: mailBudgetLimits(env),
   };
 }

@@ -3,6 +3,7 @@ import type { BookingOffer } from '@/lib/demo/offer';
 import type { DemoRules, Interval, Slot } from '@/lib/demo/slots';
 import type { demoBookings } from './schema';
 import type { leads } from '../contact';
+import type { MailBudgetLimits } from '../../platform/people/mail-budget';
 
 /**
  * The types demo booking shares between its parts (and with the pages and the `leads` CLI), in one
@@ -73,6 +74,17 @@ export type BookingSettings = {
    * an e-mailed link; nothing else is announced before. Off when absent.
    */
   confirmEmail?: boolean;
+  /**
+   * The budget of e-mails to addresses not proved yet (`UNPROVEN_MAIL_PER_ADDRESS`,
+   * `UNPROVEN_MAIL_PER_HOUR`): every request to confirm and "a demo already exists" notice counts.
+   * Read from the site's environment when absent.
+   */
+  mailBudget?: MailBudgetLimits;
+  /**
+   * The site secret, for the keyed hash of an address the budget counts by (addressHash); read
+   * from the database (getSiteSecret) when absent.
+   */
+  secret?: string;
 };
 
 /** Most upcoming demos booked from one client address, and of one e-mail address. */
@@ -80,13 +92,15 @@ export type BookingCaps = { perClient: number; perEmail: number };
 
 /**
  * What a booking request did: `booked` (now, or `already-booked` earlier: one live demo or hold
- * per enquiry), `held` (with `DEMO_CONFIRM_EMAIL`: kept for the visitor to confirm), `slot-gone`
- * with the times free now, `capped` (the e-mail address already has its upcoming demos, the
- * earliest given, or the client address has), or `refused` (no such enquiry, or a quarantined
- * one).
+ * per enquiry), `held` (with `DEMO_CONFIRM_EMAIL`: kept for the visitor to confirm; `cap: 'email'`
+ * when the e-mail address already had its upcoming demos, so its owner is told of them instead of
+ * asked to confirm, and the page says the same as for any hold), `slot-gone` with the times free
+ * now, `capped` (without confirmation: the e-mail address already has its upcoming demos, the
+ * earliest given, or the client address has), or `refused` (no such enquiry).
  */
 export type BookingResult =
-  | { outcome: 'booked' | 'held' | 'already-booked'; booking: DemoBooking }
+  | { outcome: 'booked' | 'already-booked'; booking: DemoBooking }
+  | { outcome: 'held'; booking: DemoBooking; cap?: 'email' }
   | { outcome: 'slot-gone'; slots: Slot[] }
   | { outcome: 'capped'; cap: 'email'; booking: DemoBooking }
   | { outcome: 'capped'; cap: 'client' }
@@ -105,11 +119,13 @@ export type ChangeResult =
 
 /**
  * A change of a demo, with the booking as it is after it: `booked`, `held` (waiting for the
- * visitor's confirmation), `rescheduled` (with the booking as it was before), or `cancelled`
+ * visitor's confirmation; with `exists`, the address's upcoming demo its owner is told of instead
+ * of asked to confirm), `rescheduled` (with the booking as it was before), or `cancelled`
  * (status `cancelled`, its host and time kept).
  */
 export type DemoChange =
-  | { kind: 'booked' | 'held'; booking: DemoBooking }
+  | { kind: 'booked'; booking: DemoBooking }
+  | { kind: 'held'; booking: DemoBooking; exists?: DemoBooking }
   | { kind: 'rescheduled'; booking: DemoBooking; previous: DemoBooking }
   | { kind: 'cancelled'; booking: DemoBooking };
 
@@ -158,11 +174,12 @@ export type CancelledDemo = {
 };
 
 /**
- * The e-mails of a booking: invitations, the visitor's reminder, cancellations, and the request
- * to confirm a hold (`confirm`, to the visitor).
+ * The e-mails of a booking: invitations, the visitor's reminder, cancellations, the request
+ * to confirm a hold (`confirm`, to the visitor), and the notice that the address already has a
+ * demo (`exists`, to the visitor's address instead of the request to confirm).
  */
 export type DemoMail =
-  InvitationRecipient | 'reminder' | `${InvitationRecipient}-cancel` | 'confirm';
+  InvitationRecipient | 'reminder' | `${InvitationRecipient}-cancel` | 'confirm' | 'exists';
 
 /** The payload of a `demo.mail` job (validated by its schema in mails/mail-jobs.ts). */
 export type DemoMailPayload = {
@@ -172,6 +189,8 @@ export type DemoMailPayload = {
   sequence: number;
   /** Cancellations only: the demo they withdraw. */
   cancelled?: CancelledDemo;
+  /** `exists` only: the address's upcoming demo the notice is about. */
+  existing?: string;
 };
 
 /** Sender, the provider's copy address and the zone times are written in. */
@@ -216,7 +235,7 @@ export type BookedDemo = {
 export type DemoStep =
   | { kind: 'booked'; demo: BookedDemo }
   | { kind: 'held'; demo: BookedDemo; heldUntil: string }
-  | { kind: 'offer'; offer: BookingOffer; emailDemo?: BookedDemo }
+  | { kind: 'offer'; offer: BookingOffer }
   | { kind: 'none' };
 
 /**

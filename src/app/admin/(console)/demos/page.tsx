@@ -93,7 +93,9 @@ export default async function DemosPage({ searchParams }: DemosPageProps) {
                 <EnquiryLink reference={demo.reference} />
               </Cell>
               <Cell>
-                {demo.status === 'booked' && when === 'upcoming' ? (
+                {demo.waiting && (demo.status === 'booked' || demo.status === 'held') ? (
+                  `${demo.status}, waiting: enquiry in spam`
+                ) : demo.status === 'booked' && when === 'upcoming' ? (
                   <form action={cancelDemo}>
                     <input type="hidden" name="reference" value={demo.reference} />
                     <input type="hidden" name="from" value="demos" />

@@ -3,11 +3,8 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../../platform/db';
 import { leads } from '../../contact';
 import { sameHost } from '../bookings';
-import {
-  enqueueCancellationMails,
-  enqueueConfirmationMail,
-  enqueueDemoMails,
-} from '../mails/mail-jobs';
+import { enqueueCancellationMails, enqueueDemoMails } from '../mails/mail-jobs';
+import { enqueueProofRequest } from '../mails/proof-request';
 import type { BookingSettings, CancelledDemo, DemoBooking, DemoChange } from '../types';
 import { buildDemoEvent, enqueueDemoEvent } from '../webhook-events';
 
@@ -20,8 +17,10 @@ import { buildDemoEvent, enqueueDemoEvent } from '../webhook-events';
  *   to another host also sends the previous host a cancellation (`moved`);
  * - cancelled: cancellations (`METHOD:CANCEL`) to the visitor and the host, no reminder (the
  *   sender skips the reminders of older sequences);
- * - held (`DEMO_CONFIRM_EMAIL`): only the visitor's request to confirm; no invitation, reminder
- *   or event until the hold is confirmed (then announced as `booked`);
+ * - held (`DEMO_CONFIRM_EMAIL`): only the visitor's request to confirm, or with `exists` the
+ *   notice that the address already has that demo, each counted by the budget of mails to
+ *   unproven addresses (enqueueProofRequest: past it, nothing); no invitation, reminder or event
+ *   until the hold is confirmed (then announced as `booked`);
  * - when `settings.webhookUrls` is set, the `demo.booked`, `demo.rescheduled` or `demo.cancelled`
  *   event to each endpoint, stamped `now` (the change's own clock, like the reminder's rule).
  */
@@ -33,7 +32,7 @@ export async function announceChange(
 ): Promise<void> {
   const { booking } = change;
   if (change.kind === 'held') {
-    await enqueueConfirmationMail(tx, booking);
+    await enqueueProofRequest(tx, booking, settings, now, change.exists);
     return;
   }
   const snapshot = (of: DemoBooking, reason: CancelledDemo['reason']): CancelledDemo => ({

@@ -23,7 +23,10 @@ import { announceChange } from './announce';
  * (invitations, the reminder when the demo is more than `reminderHours` away, the `demo.booked`
  * event: announceChange). With `settings.confirmEmail` the booking is inserted `held` until
  * HOLD_MS after `now` instead (outcome `held`) and only the visitor's request to confirm is
- * queued. The partial unique indexes of demo_bookings make a concurrent booking of the same host
+ * queued; past the per-e-mail cap it is held all the same (its owner is e-mailed that a demo
+ * already exists instead of asked to confirm: outcome `held` with `cap: 'email'`), so the answer
+ * tells a stranger nothing. A quarantined enquiry's booking is stored and announces nothing until
+ * an operator releases the enquiry (announceReleased). The partial unique indexes of demo_bookings make a concurrent booking of the same host
  * and start, or a second live booking or hold of the lead, insert nothing, on any number of
  * instances; a host whose day is full is skipped.
  * @throws on database errors (nothing is then booked).
@@ -40,7 +43,7 @@ export async function bookDemo(
     .select({ verdict: leads.verdict, email: leads.email })
     .from(leads)
     .where(eq(leads.id, leadId));
-  if (!lead || lead.verdict === 'spam') return { outcome: 'refused' };
+  if (!lead) return { outcome: 'refused' };
   const existing = await currentBooking(db, leadId, now);
   if (existing) return { outcome: 'already-booked', booking: existing };
   const calendars = await hostCalendars(db, settings, now);
@@ -50,8 +53,17 @@ export async function bookDemo(
   if (slot) {
     for (const hostEmail of hostsByLoad(slot.hosts, calendars, now)) {
       const attempt = await db.transaction(async (tx) => {
-        const cap = await reachedCap(tx, settings.caps, { email: lead.email, clientHash }, now);
-        if (cap) return cap;
+        const visitor = { email: lead.email, clientHash };
+        const cap = await reachedCap(tx, settings.caps, visitor, now);
+        // With confirmation, the e-mail cap answers as any hold does: its owner hears of it. The
+        // client's cap still holds (counted without the e-mail's).
+        const exists = cap?.cap === 'email' && settings.confirmEmail ? cap.booking : undefined;
+        if (cap && !exists) return cap;
+        const clientCap =
+          exists && settings.caps
+            ? await reachedCap(tx, { ...settings.caps, perEmail: Infinity }, visitor, now)
+            : null;
+        if (clientCap) return clientCap;
         if (!(await hasRoomOnDay(tx, settings.rules, hostEmail, slot.start, now))) return undefined;
         await releaseLapsedHolds(tx, { hostEmail, start: slot.start, leadId }, now);
         const [inserted] = await tx
@@ -70,21 +82,26 @@ export async function bookDemo(
           })
           .onConflictDoNothing()
           .returning();
-        if (inserted)
+        // A quarantined enquiry's booking waits, unannounced, for an operator's release.
+        if (inserted && lead.verdict !== 'spam')
           await announceChange(
             tx,
-            { kind: inserted.status === 'held' ? 'held' : 'booked', booking: inserted },
+            inserted.status === 'held'
+              ? { kind: 'held', booking: inserted, exists }
+              : { kind: 'booked', booking: inserted },
             settings,
             now,
           );
-        return inserted && { booked: inserted };
+        return inserted && { booked: inserted, exists };
       });
       if (attempt && 'cap' in attempt) return { outcome: 'capped', ...attempt };
-      if (attempt)
+      if (attempt?.booked.status === 'held')
         return {
-          outcome: attempt.booked.status === 'held' ? 'held' : 'booked',
+          outcome: 'held',
           booking: attempt.booked,
+          ...(attempt.exists && { cap: 'email' as const }),
         };
+      if (attempt) return { outcome: 'booked', booking: attempt.booked };
       const raced = await currentBooking(db, leadId, now);
       if (raced) return { outcome: 'already-booked', booking: raced };
     }

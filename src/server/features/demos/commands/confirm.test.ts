@@ -151,10 +151,13 @@ for (const backend of backends) {
       await deliver(1);
       const [request] = smtp.received;
       expect(request!.envelope.to).toEqual(['visitor1@hospital.example']);
-      expect(request!.parsed.subject).toMatch(/^Confirm your Nirmaya HIMS demo: /);
+      expect(request!.parsed.subject).toBe('Confirm your Nirmaya HIMS demo');
       expect(request!.parsed.attachments).toEqual([]);
       expect(request!.parsed.html).toBeFalsy();
-      expect(request!.parsed.text).toContain('We hold this time for you until 06:00 IST');
+      // Only the site's words and the link: nothing typed, no day, time or host.
+      expect(request!.parsed.text).toContain('We hold its time for 30 minutes.');
+      expect(request!.parsed.to).toEqual([{ address: 'visitor1@hospital.example', name: '' }]);
+      expect(request!.parsed.text).not.toMatch(/Visitor|Hospital|IST|Meera|March|Friday/);
       const link = request!.parsed.text!.match(/https:\/\/\S+\/contact-us\/demo\/confirm\?\S+/)![0];
       const token = new URL(link).searchParams.get('token');
       const bookingId = verifyConfirmToken(token, TEST_SECRET);

@@ -6,7 +6,7 @@ import ical, {
   ICalEventStatus,
 } from 'ical-generator';
 import { visitorName } from '@/lib/contact-fields';
-import type { InvitationFacts } from '../types';
+import type { InvitationFacts, InvitationRecipient } from '../types';
 
 /** The invitation's `UID`: stable for the booking's life, so updates replace the same event (RFC 5545 §3.8.4.7). */
 export function invitationUid(bookingId: string, domain: string): string {
@@ -28,13 +28,17 @@ export function parameterText(name: string): string {
  * one `VEVENT` in UTC with the booking's `SEQUENCE`, the host as `ORGANIZER` and both the visitor
  * (to answer) and the host (accepted) as `ATTENDEE`s; the host's meeting link as `LOCATION` and `URL`.
  * With `method` `CANCEL` (RFC 5546 §3.2.5) the same event, `STATUS:CANCELLED`, withdraws it.
- * Names in parameters (`CN`) pass through parameterText. Generated with ical-generator; returns
+ * The visitor's copy (`recipient` `visitor`) names nothing the visitor typed (no name or
+ * organisation, no `CN` for them); the host's does. Names in parameters (`CN`) pass through
+ * parameterText. Generated with ical-generator; returns
  * the calendar text (CRLF lines, folded).
  */
 export function invitationCalendar(
   { booking, lead, host, domain }: InvitationFacts,
   method: 'REQUEST' | 'CANCEL' = 'REQUEST',
+  recipient: InvitationRecipient = 'host',
 ): string {
+  const forHost = recipient === 'host';
   const calendar = ical({
     method: method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
     prodId: { company: 'Nirmaya Health', product: 'Website demo booking', language: 'EN' },
@@ -46,14 +50,16 @@ export function invitationCalendar(
     start: booking.startsAt,
     end: booking.endsAt,
     status: method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
-    summary: `Nirmaya HIMS demo for ${lead.organization}`,
-    description: `Demo for ${visitorName(lead)} (${lead.organization}), enquiry ${lead.reference}.\nJoin: ${host.meetingUrl}`,
+    summary: forHost ? `Nirmaya HIMS demo for ${lead.organization}` : 'Nirmaya HIMS demo',
+    description: forHost
+      ? `Demo for ${visitorName(lead)} (${lead.organization}), enquiry ${lead.reference}.\nJoin: ${host.meetingUrl}`
+      : `Enquiry ${lead.reference}.\nJoin: ${host.meetingUrl}`,
     location: host.meetingUrl,
     url: host.meetingUrl,
     organizer: { name: parameterText(host.name), email: host.email },
     attendees: [
       {
-        name: parameterText(visitorName(lead)),
+        ...(forHost && { name: parameterText(visitorName(lead)) }),
         email: lead.email,
         role: ICalAttendeeRole.REQ,
         status: ICalAttendeeStatus.NEEDSACTION,

@@ -18,7 +18,7 @@ import { invitationCalendar } from './calendar';
  * invitationCalendar with `METHOD:CANCEL` (same `UID`, the change's `SEQUENCE`), which mail
  * clients apply to the event. `facts.booking` is the demo as it was announced (its host, time and
  * the change's sequence). `moved` tells a host the demo went to another host; `cancelled` tells the
- * visitor (who may book again; with the rights footer, rightsFooter) or the host (copied to
+ * visitor (who may book again; with the rights footer, rightsFooter; nothing the visitor typed) or the host (copied to
  * `LEADS_TO`). The Message-ID is derived from
  * booking, sequence and recipient, so a resend is recognisably the same message.
  */
@@ -35,7 +35,7 @@ export function buildCancellation(
   const lines =
     recipient === 'visitor'
       ? [
-          `Dear ${visitor},`,
+          'Hello,',
           `your Nirmaya HIMS demo with ${host.name} on ${when} is cancelled.`,
           'To find another time, reply to this e-mail or send a new request on our website.',
         ]
@@ -61,13 +61,13 @@ export function buildCancellation(
     icalEvent: {
       method: 'CANCEL',
       filename: 'cancel.ics',
-      content: invitationCalendar(facts, 'CANCEL'),
+      content: invitationCalendar(facts, 'CANCEL', recipient),
     },
   };
   return recipient === 'visitor'
     ? {
         ...common,
-        to: { name: visitor, address: lead.email },
+        to: lead.email,
         replyTo: { name: host.name, address: host.email },
         subject: `Cancelled: your Nirmaya HIMS demo, ${when}`,
       }

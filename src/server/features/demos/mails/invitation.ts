@@ -10,7 +10,8 @@ import { invitationCalendar } from './calendar';
 /**
  * The invitation e-mail of a booked demo for `recipient`: plain text and HTML
  * (values escaped) with the day, the time in the provider's zone, the meeting link and the enquiry
- * reference, and the calendar of invitationCalendar as a `text/calendar; method=REQUEST` part that
+ * reference, and the calendar of invitationCalendar (the visitor's carries nothing the visitor
+ * typed: no name, organisation or message, since the address may not be theirs) as a `text/calendar; method=REQUEST` part that
  * mail clients offer to add. The visitor's reply goes to the host and the host's to the visitor;
  * the host's copy is copied to `LEADS_TO`. A changed booking (`SEQUENCE` > 0) is announced
  * as moved, its subject prefixed "Updated:"; the visitor's e-mail carries `facts.manageUrl`, the
@@ -30,7 +31,7 @@ export function buildInvitation(
   const lines =
     recipient === 'visitor'
       ? [
-          `Dear ${visitor},`,
+          'Hello,',
           '',
           `your Nirmaya HIMS demo with ${host.name} ${updated ? 'has moved to' : 'is booked for'} ${when} (${minutes} minutes).`,
         ]
@@ -63,12 +64,16 @@ export function buildInvitation(
     messageId: `<demo.${booking.id}.${booking.sequence}.${recipient}@${facts.domain}>`,
     text,
     html,
-    icalEvent: { method: 'REQUEST', filename: 'invite.ics', content: invitationCalendar(facts) },
+    icalEvent: {
+      method: 'REQUEST',
+      filename: 'invite.ics',
+      content: invitationCalendar(facts, 'REQUEST', recipient),
+    },
   };
   return recipient === 'visitor'
     ? {
         ...common,
-        to: { name: visitor, address: lead.email },
+        to: lead.email,
         replyTo: { name: host.name, address: host.email },
         subject: `${updated}Your Nirmaya HIMS demo: ${when}`,
       }

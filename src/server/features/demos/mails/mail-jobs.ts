@@ -20,7 +20,7 @@ import type {
   InvitationRecipient,
 } from '../types';
 import { buildCancellation } from './cancellation';
-import { buildConfirmationRequest } from './confirmation';
+import { buildConfirmationRequest, buildExistsNotice } from './confirmation';
 import { buildInvitation } from './invitation';
 import { buildReminder } from './reminder';
 
@@ -46,25 +46,38 @@ export const demoMailJob = defineJob<DemoMailPayload>(
   'demo.mail',
   z.object({
     bookingId: z.uuid(),
-    mail: z.enum(['visitor', 'host', 'reminder', 'visitor-cancel', 'host-cancel', 'confirm']),
+    mail: z.enum([
+      'visitor',
+      'host',
+      'reminder',
+      'visitor-cancel',
+      'host-cancel',
+      'confirm',
+      'exists',
+    ]),
     sequence: z.number().int(),
     cancelled: cancelledDemo.optional(),
+    existing: z.uuid().optional(),
   }),
 );
 
-/** Queues one demo e-mail, unique per e-mail, booking and change. */
-async function enqueueDemoMail(
+/**
+ * Queues one demo e-mail, unique per e-mail, booking and change (and `sentAt`, ms, for the
+ * requests that may be sent again).
+ */
+export async function enqueueDemoMail(
   tx: Db,
   booking: { id: string; leadId: string },
   payload: Omit<DemoMailPayload, 'bookingId'>,
   notBefore?: Date,
+  sentAt?: number,
 ): Promise<void> {
   await enqueue(
     tx,
     demoMailJob,
     { bookingId: booking.id, ...payload },
     {
-      dedupeKey: `demo.mail:${payload.mail}:${booking.id}:${payload.sequence}`,
+      dedupeKey: `demo.mail:${payload.mail}:${booking.id}:${payload.sequence}${sentAt === undefined ? '' : `:${sentAt}`}`,
       owner: booking.leadId,
       notBefore,
     },
@@ -88,21 +101,30 @@ export async function enqueueDemoMails(
 }
 
 /**
- * Queues, in the hold's transaction, the e-mail asking the visitor to confirm the held `booking`
- * (`DEMO_CONFIRM_EMAIL`), due now.
- */
-export async function enqueueConfirmationMail(tx: Db, booking: DemoBooking): Promise<void> {
-  await enqueueDemoMail(tx, booking, { mail: 'confirm', sequence: booking.sequence });
-}
-
-/**
  * The signed links the visitor's demo e-mails carry, built when the e-mail is sent: the manage
  * page of a booking (by id), and the confirmation page of a held booking.
  */
 export type DemoLinks = {
   manage(bookingId: string): Promise<string>;
-  confirm(booking: DemoBooking): Promise<string>;
+  confirm(booking: DemoBooking, issuedAt: number): Promise<string>;
 };
+
+/**
+ * The manage link of the demo `existingId` an "already exists" notice is about, issued at `at`
+ * (ms): only when it is booked (a hold waiting for its own confirmation has no manage page).
+ */
+async function existingLink(
+  db: Db,
+  existingId: string | undefined,
+  links: DemoLinks,
+): Promise<string | undefined> {
+  if (!existingId) return undefined;
+  const [existing] = await db
+    .select({ status: demoBookings.status })
+    .from(demoBookings)
+    .where(eq(demoBookings.id, existingId));
+  return existing?.status === 'booked' ? links.manage(existingId) : undefined;
+}
 
 /**
  * Queues cancellation e-mails to `recipients` in the caller's transaction: the demo `cancelled`
@@ -179,15 +201,16 @@ export function sendDemoMail(
         facts,
         addresses,
       );
-    } else if (mail === 'confirm') {
+    } else if (mail === 'confirm' || mail === 'exists') {
       if (booking.status !== 'held') return { skipped: 'demo no longer held' };
       if ((booking.heldUntil?.getTime() ?? 0) <= now()) return { skipped: 'hold lapsed' };
       if (!links) throw new JobFailure('no confirm link', true);
-      message = buildConfirmationRequest(
-        { booking, lead, host: hostOf(booking.hostEmail), domain },
-        addresses,
-        await links.confirm(booking),
-      );
+      const facts = { bookingId: booking.id, email: lead.email, domain };
+      const at = now();
+      message =
+        mail === 'confirm'
+          ? buildConfirmationRequest(facts, addresses, await links.confirm(booking, at), at)
+          : buildExistsNotice(facts, addresses, await existingLink(db, payload.existing, links));
     } else {
       if (booking.status !== 'booked') return { skipped: 'demo cancelled' };
       if (payload.sequence !== booking.sequence) return { skipped: 'demo changed since' };

@@ -6,7 +6,6 @@ import { leads } from '../../contact';
 import { getDemoEnv, getDemoRuntime, type DemoSiteEnv } from '../env';
 import type { Runtime } from '../../../platform/runtime';
 import { currentBooking } from '../bookings';
-import { upcomingOfEmail } from '../limits';
 import { bookingSettings, isBookingOn } from '../rules';
 import { issueBookingToken, verifyBookingToken } from '../tokens';
 import type { DemoStep } from '../types';
@@ -35,7 +34,9 @@ async function offerFor(
 
 /**
  * The booking step offered on the confirmation of the accepted enquiry `reference`: null when
- * booking is off, the enquiry is unknown (a bot's pretend reference) or quarantined.
+ * booking is off or the enquiry is unknown (a bot's pretend reference). A quarantined enquiry is
+ * offered the same step as a lead (a bot reads no verdict); its booking waits for an operator's
+ * release (bookDemo, announceReleased).
  * @throws on database errors.
  */
 export async function bookingOfferFor(reference: string): Promise<BookingOffer | null> {
@@ -44,24 +45,19 @@ export async function bookingOfferFor(reference: string): Promise<BookingOffer |
   const runtime = await getDemoRuntime();
   const { db } = runtime;
   const [lead] = await db
-    .select({
-      id: leads.id,
-      verdict: leads.verdict,
-      demoRequested: leads.demoRequested,
-      createdAt: leads.createdAt,
-    })
+    .select({ id: leads.id, demoRequested: leads.demoRequested, createdAt: leads.createdAt })
     .from(leads)
     .where(eq(leads.reference, reference));
-  if (!lead || lead.verdict === 'spam') return null;
+  if (!lead) return null;
   return offerFor(runtime, lead);
 }
 
 /**
  * What the booking page shows for the booking token `token` at `now` (ms): the enquiry's live
  * demo, or its hold (`DEMO_CONFIRM_EMAIL`) with the time it lapses, else fresh
- * times (with the same token, dated at the enquiry) and the earliest upcoming demo of the same
- * e-mail address; `none` when booking is off or the token is invalid or expired, or the
- * enquiry is quarantined or gone.
+ * times (with the same token, dated at the enquiry); never anything about other enquiries of the
+ * same address. `none` when booking is off, the token is invalid or expired, or the enquiry is
+ * gone. A quarantined enquiry sees what a lead sees.
  * @throws on database errors.
  */
 export async function demoStep(
@@ -83,20 +79,9 @@ export async function demoStep(
     };
   if (booking) return { kind: 'booked', demo: bookedDemoOf(booking, env) };
   const [lead] = await db
-    .select({
-      id: leads.id,
-      verdict: leads.verdict,
-      demoRequested: leads.demoRequested,
-      createdAt: leads.createdAt,
-      email: leads.email,
-    })
+    .select({ id: leads.id, demoRequested: leads.demoRequested, createdAt: leads.createdAt })
     .from(leads)
     .where(eq(leads.id, leadId));
-  if (!lead || lead.verdict === 'spam') return { kind: 'none' };
-  const [emailDemo] = await upcomingOfEmail(db, lead.email, now);
-  return {
-    kind: 'offer',
-    offer: await offerFor(runtime, lead),
-    ...(emailDemo && { emailDemo: bookedDemoOf(emailDemo, env) }),
-  };
+  if (!lead) return { kind: 'none' };
+  return { kind: 'offer', offer: await offerFor(runtime, lead) };
 }
