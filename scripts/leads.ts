@@ -43,6 +43,7 @@ import { getSiteEnv as getEnv } from '@/server/wiring/env';
 import { listLeads, listSpam, describeDeliveries } from '@/server/features/contact';
 import { purgeExpired } from '@/server/wiring/personal-data';
 import { eraseAs } from '@/server/wiring/erasure';
+import { installFunnelCounting } from '@/server/wiring/funnel';
 
 /**
  * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in
@@ -50,6 +51,8 @@ import { eraseAs } from '@/server/wiring/erasure';
  */
 async function withDatabase(task: (database: Database) => Promise<void>): Promise<void> {
   const env = getEnv();
+  // A demo cancelled here must leave the funnel's pending demos as one cancelled on the site does.
+  installFunnelCounting(env);
   const database = await openDatabase({
     url: env.DATABASE_URL,
     dataDir: env.DATA_DIR,

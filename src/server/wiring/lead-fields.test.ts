@@ -1,4 +1,5 @@
 import '@test/quiet-logs';
+import { visitSourceFields } from '@/lib/visit-source';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
@@ -65,6 +66,7 @@ for (const backend of backends) {
         'receivedAt',
         ...contactFields,
         'sourcePage',
+        ...visitSourceFields,
         'demoRequested',
         'noticeVersion',
         'verdict',

@@ -11,4 +11,11 @@ export { contactPersonalData, enquiriesFrom, enquiryAddressOf, enquiryIdOf } fro
 export { listSpam, releaseSpam } from './quarantine';
 export type { ReleaseResult } from './quarantine';
 export { leads } from './schema';
-export { contactChallenge, contactPageSettings, sourcePageOf, submitContactForm } from './service';
+export { toCsv } from './csv';
+export {
+  contactChallenge,
+  contactPageSettings,
+  sourcePageOf,
+  submitContactForm,
+  visitSourceOf,
+} from './service';

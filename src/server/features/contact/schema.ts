@@ -38,6 +38,16 @@ export const leads = pgTable(
     demoRequested: boolean('demo_requested').notNull().default(false),
     /** Path on this site the visitor came from (same-origin Referer, no query), e.g. `/solutions`. */
     sourcePage: text('source_page'),
+    /**
+     * The visit's source (src/lib/visit-source.ts), as the beacon kept it for the tab or, without
+     * JavaScript, as the contact page itself saw it: the visit's first page, the other site that
+     * sent it (host only) and its UTM tags. Personal data like the rest of the enquiry.
+     */
+    landingPage: text('landing_page'),
+    referrerHost: text('referrer_host'),
+    utmSource: text('utm_source'),
+    utmMedium: text('utm_medium'),
+    utmCampaign: text('utm_campaign'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -46,3 +56,12 @@ export const leads = pgTable(
     index('leads_email_lower_idx').on(sql`lower(${table.email})`),
   ],
 );
+
+/** The visit-source columns of `leads`, by field (for selects that hand the source on). */
+export const visitSourceColumns = {
+  landingPage: leads.landingPage,
+  referrerHost: leads.referrerHost,
+  utmSource: leads.utmSource,
+  utmMedium: leads.utmMedium,
+  utmCampaign: leads.utmCampaign,
+};

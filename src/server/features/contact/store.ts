@@ -1,4 +1,5 @@
 import 'server-only';
+import { funnelSourceOf, recordFunnelEvent } from '../../platform/funnel';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { ContactInput } from '@/lib/contact-schema';
@@ -107,6 +108,11 @@ export async function storeEnquiry(
       if (quarantine) return { outcome: 'quarantined', ...inserted };
       await liftSuppression(tx, meta.emailHash);
       await enqueueDeliveries(tx, leadId, meta.deliveries);
+      await recordFunnelEvent(tx, {
+        step: 'enquiry',
+        at: meta.now,
+        source: funnelSourceOf(enquiry),
+      });
       return { outcome: 'stored', ...inserted };
     });
   } catch (error) {

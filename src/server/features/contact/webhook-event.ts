@@ -1,11 +1,12 @@
 import 'server-only';
 import { contactValuesOf, type ContactField } from '@/lib/contact-fields';
+import type { VisitSource } from '@/lib/visit-source';
 import type { leads } from './schema';
 
 /** The stored lead a webhook event is built from. */
 export type LeadForWebhook = Pick<
   typeof leads.$inferSelect,
-  'reference' | 'createdAt' | 'demoRequested' | 'sourcePage' | ContactField
+  'reference' | 'createdAt' | 'demoRequested' | 'sourcePage' | ContactField | keyof VisitSource
 >;
 
 /**
@@ -24,6 +25,11 @@ export type EnquiryCreatedEvent = {
     demoRequested: boolean;
     /** Path on this site the visitor came from, e.g. `/solutions`; null when unknown. */
     sourcePage: string | null;
+    /**
+     * The visit's source: its first page on this site, the other site that sent it (host only)
+     * and its UTM tags; each null when unknown (docs/webhooks.md).
+     */
+    source: VisitSource;
     fields: Record<ContactField, string>;
   };
 };
@@ -31,7 +37,7 @@ export type EnquiryCreatedEvent = {
 /**
  * Builds the `enquiry.created` v1 event of a lead: reference, received time, the form's fields
  * (every field of src/lib/contact-fields.ts, in its order),
- * whether it was a demo request and the page it came from. Never the client address or its hash.
+ * whether it was a demo request, the page it came from and the visit's source. Never the client address or its hash.
  */
 export function buildEnquiryEvent(lead: LeadForWebhook): EnquiryCreatedEvent {
   const receivedAt = lead.createdAt.toISOString();
@@ -44,6 +50,13 @@ export function buildEnquiryEvent(lead: LeadForWebhook): EnquiryCreatedEvent {
       receivedAt,
       demoRequested: lead.demoRequested,
       sourcePage: lead.sourcePage,
+      source: {
+        landingPage: lead.landingPage,
+        referrerHost: lead.referrerHost,
+        utmSource: lead.utmSource,
+        utmMedium: lead.utmMedium,
+        utmCampaign: lead.utmCampaign,
+      },
       fields: contactValuesOf(lead),
     },
   };
