@@ -4,7 +4,7 @@
  * enquiry stores the version in force when it was made (DPDP Act s.5, notice before consent).
  */
 export const privacyNotice = {
-  version: '2026-11-25',
+  version: '2026-11-26',
 } as const;
 
 /**

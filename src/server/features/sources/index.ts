@@ -18,6 +18,7 @@ export { sourcesEnvSlice, getSourcesEnv } from './env';
 export type { SourcesEnv } from './env';
 export { countHeldDemos, funnelCounter } from './funnel';
 export { purgeSources } from './purge';
+export { DEFAULT_RANGE_DAYS, sourcesRange } from './range';
 export { CONTACT_PATH, sourceLabel, sourcesReport } from './report';
 export type { FunnelRow, SourcesReport, Tally } from './report';
 export { forgetPastDays, saltOfDay } from './salt';
