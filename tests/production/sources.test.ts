@@ -134,7 +134,7 @@ describe('visit counts and the Sources page in Chromium, production build', () =
     expect(await sources.getByText('bot', { exact: true }).count()).toBe(0);
     expect(await sources.getByText('dnt', { exact: true }).count()).toBe(0);
     expect(await axeViolations(sources, 'sources at 375 px')).toEqual([]);
-    const csv = await sources.request.post(`${server.url}/admin/sources.csv`, {
+    const csv = await sources.request.post(`${server.url}/api/console/sources.csv`, {
       headers: { origin: server.url },
       form: { from: '2020-01-01', to: '2099-12-31' },
     });

@@ -177,7 +177,7 @@ export default async function SourcesPage({ searchParams }: SourcesPageProps) {
         )}
       </section>
 
-      <form method="post" action="/admin/sources.csv">
+      <form method="post" action="/api/console/sources.csv">
         <input type="hidden" name="from" value={range.from} />
         <input type="hidden" name="to" value={range.to} />
         <button type="submit" className={secondaryButtonClass}>

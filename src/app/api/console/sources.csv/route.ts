@@ -9,9 +9,11 @@ import { isSameSite, originFacts } from '@/server/platform/http/same-site';
 const BOM = '\uFEFF';
 
 /**
- * `POST /admin/sources.csv` (the Sources page's "Download as CSV", fields `from` and `to`): the
- * page's tables as CSV, UTF-8 with a BOM, for any signed-in operator. Aggregates only, so no
+ * `POST /api/console/sources.csv` (the Sources page's "Download as CSV", fields `from` and `to`):
+ * the page's tables as CSV, UTF-8 with a BOM, for any signed-in operator. Aggregates only, so no
  * audit row. A post from another site is refused (403); without a session: to the sign-in page.
+ * Under /api because a POST under /admin must be a server action (the request guard), and an
+ * action cannot answer a download to a browser without JavaScript.
  */
 export async function POST(request: Request): Promise<Response> {
   const env = getSourcesEnv();
