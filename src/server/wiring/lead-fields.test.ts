@@ -1,5 +1,5 @@
 import '@test/quiet-logs';
-import { visitSourceFields } from '@/lib/visit-source';
+import { visitSourceFields, visitSourceLabels } from '@/lib/visit-source';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
@@ -39,7 +39,13 @@ for (const backend of backends) {
       const csv = await exportLeadsCsv(database.db);
       const [header, row] = csv.split('\r\n');
       expect(header).toBe(
-        ['Reference', 'Received (UTC)', ...contactFields.map((f) => contactLabels[f]), 'Delivery']
+        [
+          'Reference',
+          'Received (UTC)',
+          ...contactFields.map((f) => contactLabels[f]),
+          ...visitSourceFields.map((f) => visitSourceLabels[f]),
+          'Delivery',
+        ]
           .map((title) => `"${title}"`)
           .join(','),
       );
