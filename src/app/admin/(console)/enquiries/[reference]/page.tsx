@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { spamReasonText } from '@/content/console';
 import { contactFields, contactLabels } from '@/lib/contact-fields';
-import { visitSourceFields, visitSourceLabels } from '@/lib/visit-source';
+import { VisitSourceRows } from './visit-source-rows';
 import { offerDays } from '@/lib/demo/offer';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import {
@@ -124,12 +124,7 @@ export default async function EnquiryPage({ params, searchParams }: EnquiryPageP
           ))}
           <dt className="font-semibold">Came from</dt>
           <dd>{lead.sourcePage ?? '—'}</dd>
-          {visitSourceFields.map((field) => (
-            <div key={field} className="contents">
-              <dt className="font-semibold">{visitSourceLabels[field]}</dt>
-              <dd className="break-words">{lead[field] ?? '—'}</dd>
-            </div>
-          ))}
+          <VisitSourceRows lead={lead} />
           <dt className="font-semibold">Asked for a demo</dt>
           <dd>{lead.demoRequested ? 'Yes' : 'No'}</dd>
           <dt className="font-semibold">Verdict</dt>
