@@ -33,6 +33,7 @@ import { prepareEmptyNext } from './bench/empty-next.mjs';
 import { measureEdgeThroughput } from './bench/edge-throughput.mjs';
 import { measureEnquiries } from './bench/enquiries.mjs';
 import { BENCH_OPERATOR, measureSignIn, startSlowRelay } from './bench/sign-in.mjs';
+import { BEACON_RATE, BEACON_SECONDS, measureBeacons } from './bench/beacons.mjs';
 import { measureLoad } from './bench/http-load.mjs';
 import { documentBytes, PUBLIC_ROUTES } from './bench/document-bytes.mjs';
 import { startEdge, startNoJsCopy } from './bench/nginx-edge.mjs';
@@ -127,6 +128,48 @@ async function startSite(env) {
       await server.stop();
     },
   };
+}
+
+/**
+ * The beacon figure on PostgreSQL: a second instance of the same build on a fresh database of
+ * the server at `adminUrl` (dropped afterwards), measured like the PGlite one.
+ */
+async function beaconsOnPostgres(adminUrl) {
+  const { default: pg } = await import('pg');
+  const name = `bench_beacons_${Date.now().toString(36)}`;
+  const admin = async (statement) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const port = PORT + 5;
+  const server = await startNext(
+    repo,
+    port,
+    {
+      NEXT_DIST_DIR: distDir,
+      NEXT_TELEMETRY_DISABLED: '1',
+      DATABASE_URL: url.toString(),
+      FORM_SECRET: 'bench-secret-0123456789abcdef0123456789abcdef',
+      TRUST_PROXY: '1',
+      SITE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+    },
+    { script: path.join(repo, 'scripts', 'start.mjs') },
+  );
+  try {
+    return await measureBeacons(server.url);
+  } finally {
+    await server.stop();
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
 }
 
 async function measureSite() {
@@ -256,6 +299,23 @@ async function measureSite() {
         `${e.accepted}/${e.posted} accepted, ${fmt(e.enquiriesPerSecond, 1)} enquiries/s (p50 ${fmt(e.latencyP50Ms)} ms, p99 ${fmt(e.latencyP99Ms)} ms); form loads ${fmt(e.formLoadsPerSecond, 1)}/s`,
       );
       if (Object.keys(e.refused).length) console.log('refused:', e.refused);
+
+      section(`Page-view beacons (${BEACON_RATE}/s for ${BEACON_SECONDS} s, a new client each)`);
+      results.beacons = { pglite: await measureBeacons(server.url) };
+      if (process.env.TEST_DATABASE_URL)
+        results.beacons.postgres = await beaconsOnPostgres(process.env.TEST_DATABASE_URL);
+      printTable(
+        ['database', 'asked/s', 'beacons/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
+        Object.entries(results.beacons).map(([database, b]) => [
+          database,
+          b.asked,
+          fmt(b.beaconsPerSecond),
+          fmt(b.latencyP50Ms),
+          fmt(b.latencyP99Ms),
+          b.non2xx,
+          b.errors,
+        ]),
+      );
     }
 
     section('Console sign-in answer, operator vs stranger (relay takes 1 s per mail)');

@@ -51,6 +51,7 @@ import { purgeExpired } from '@/server/wiring/personal-data';
 import { eraseAs } from '@/server/wiring/erasure';
 import { assessReadiness, healthDetails } from '@/server/wiring/readiness';
 import { releaseTargets } from '@/server/wiring/release';
+import { installFunnelCounting } from '@/server/wiring/funnel';
 
 /**
  * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in
@@ -58,6 +59,8 @@ import { releaseTargets } from '@/server/wiring/release';
  */
 async function withDatabase(task: (database: Database) => Promise<void>): Promise<void> {
   const env = getEnv();
+  // A demo cancelled here must leave the funnel's pending demos as one cancelled on the site does.
+  installFunnelCounting(env);
   const database = await openDatabase({
     url: env.DATABASE_URL,
     dataDir: env.DATA_DIR,

@@ -5,6 +5,7 @@ export const consoleNav = [
   { href: '/admin', label: 'Inbox', adminOnly: false },
   { href: '/admin/spam', label: 'Spam', adminOnly: false },
   { href: '/admin/demos', label: 'Demos', adminOnly: false },
+  { href: '/admin/sources', label: 'Sources', adminOnly: false },
   { href: '/admin/privacy', label: 'Privacy requests', adminOnly: true },
   { href: '/admin/operators', label: 'Operators', adminOnly: true },
   { href: '/admin/audit', label: 'Audit log', adminOnly: true },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoRequestField, sourcePageField } from './contact-fields';
 import { readEnquiryContext, refererPath } from './enquiry-context';
+import { emptySource } from './visit-source';
 
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
@@ -17,6 +18,7 @@ describe('readEnquiryContext', () => {
     ).toEqual({
       demoRequested: true,
       sourcePage: '/solutions/laboratory',
+      ...emptySource,
     });
   });
 
@@ -35,11 +37,41 @@ describe('readEnquiryContext', () => {
     ).toEqual({
       demoRequested: false,
       sourcePage: null,
+      ...emptySource,
     });
   });
 
   it('reads nothing from a form without the fields', () => {
-    expect(readEnquiryContext(new FormData())).toEqual({ demoRequested: false, sourcePage: null });
+    expect(readEnquiryContext(new FormData())).toEqual({
+      demoRequested: false,
+      sourcePage: null,
+      ...emptySource,
+    });
+  });
+
+  it("keeps the visit's source, cleaned: a path, tags in lower case cut to 64 characters", () => {
+    expect(
+      readEnquiryContext(
+        form({
+          landingPage: '/products/0',
+          referrerHost: 'News.Example',
+          utmSource: ' Newsletter ',
+          utmMedium: 'e\u0000mail',
+          utmCampaign: `W${'i'.repeat(100)}`,
+        }),
+      ),
+    ).toEqual({
+      demoRequested: false,
+      sourcePage: null,
+      landingPage: '/products/0',
+      referrerHost: 'news.example',
+      utmSource: 'newsletter',
+      utmMedium: 'e mail',
+      utmCampaign: `w${'i'.repeat(63)}`,
+    });
+    expect(readEnquiryContext(form({ landingPage: 'https://evil.example/' })).landingPage).toBe(
+      null,
+    );
   });
 });
 

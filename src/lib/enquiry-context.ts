@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { demoRequestField, sourcePageField } from './contact-fields';
+import { readVisitSource, type VisitSource } from './visit-source';
 
 /** Longest source path kept, in characters. */
 export const sourcePageMaxLength = 200;
@@ -13,18 +14,23 @@ const sitePath = z
   .max(sourcePageMaxLength)
   .regex(/^\/(?![/\\])[^?#\\\s\p{Cc}]*$/u);
 
-/** Where an enquiry came from, as stored with the lead. */
-export type EnquiryContext = { demoRequested: boolean; sourcePage: string | null };
+/**
+ * Where an enquiry came from, as stored with the lead: the demo link, the page the form was
+ * opened from, and the visit's source (its first page, referring site and UTM tags).
+ */
+export type EnquiryContext = { demoRequested: boolean; sourcePage: string | null } & VisitSource;
 
 /**
  * Reads the hidden context fields of a posted form. Invalid values are dropped (demo `false`,
- * source `null`), never an error for the visitor: they only enrich the lead.
+ * source `null`; the visit's source cleaned by readVisitSource: tags cut to 64 characters), never
+ * an error for the visitor: they only enrich the lead.
  */
 export function readEnquiryContext(formData: FormData): EnquiryContext {
   const page = sitePath.safeParse(formData.get(sourcePageField));
   return {
     demoRequested: formData.get(demoRequestField) === '1',
     sourcePage: page.success ? page.data : null,
+    ...readVisitSource((key) => formData.get(key)),
   };
 }
 

@@ -24,6 +24,7 @@ import {
 } from '@/lib/contact-fields';
 import type { ContactErrors, ContactFormState } from '@/lib/contact-schema';
 import type { EnquiryContext } from '@/lib/enquiry-context';
+import { VisitSourceFields } from './visit-source-fields';
 import { sendEnquiry } from './actions';
 import { proofPending, waitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
@@ -205,6 +206,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
           {context?.sourcePage && (
             <input type="hidden" name={sourcePageField} value={context.sourcePage} />
           )}
+          {context && <VisitSourceFields initial={context} />}
           {/* Honeypot: hidden from sight, keyboard and assistive technology, and named
               so that no autofill heuristic fills it for a real visitor. */}
           <div aria-hidden="true" className="absolute top-0 -left-[9999px] size-px overflow-hidden">

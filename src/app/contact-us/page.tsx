@@ -3,7 +3,7 @@ import { connection } from 'next/server';
 import { demoSubject } from '@/content/navigation';
 import { site } from '@/content/site';
 import { pageMetadata } from '@/lib/seo/metadata';
-import { contactPageSettings, sourcePageOf } from '@/server/features/contact';
+import { contactPageSettings, sourcePageOf, visitSourceOf } from '@/server/features/contact';
 import { ContactDetails } from './contact-details';
 import { ContactForm } from './contact-form';
 
@@ -13,19 +13,23 @@ export const metadata = pageMetadata({
   path: '/contact-us',
 });
 
-type ContactPageProps = { searchParams: Promise<{ subject?: string | string[] }> };
+type ContactPageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /**
  * Contact Us (spec §2): the enquiry form beside the office address, phone and e-mail.
  * `?subject=demo` (the "Schedule a Demo" link) pre-fills the subject and marks the enquiry as a
- * demo request; the same-site page the visitor came from is kept with it. Rendered per
+ * demo request; the same-site page the visitor came from is kept with it, and the visit's source
+ * (what this page knows of it; the beacon's tab source replaces it in the browser). Rendered per
  * request: each visit gets a freshly signed form token.
  */
 export default async function ContactPage({ searchParams }: ContactPageProps) {
   await connection();
-  const { subject } = await searchParams;
+  const query = await searchParams;
+  const { subject } = query;
   const { token, retentionDays } = await contactPageSettings();
-  const sourcePage = sourcePageOf(await headers());
+  const requestHeaders = await headers();
+  const sourcePage = sourcePageOf(requestHeaders);
+  const source = visitSourceOf(requestHeaders, query);
 
   return (
     <div className="mx-auto max-w-page px-2 py-4 sm:px-3 md:py-6">
@@ -46,7 +50,7 @@ export default async function ContactPage({ searchParams }: ContactPageProps) {
             token={token}
             defaultSubject={subject === 'demo' ? demoSubject : ''}
             retentionDays={retentionDays}
-            context={{ demoRequested: subject === 'demo', sourcePage }}
+            context={{ demoRequested: subject === 'demo', sourcePage, ...source }}
           />
         </section>
         <ContactDetails />

@@ -1,4 +1,5 @@
 import '@test/quiet-logs';
+import { visitSourceFields, visitSourceLabels } from '@/lib/visit-source';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
@@ -42,6 +43,7 @@ for (const backend of backends) {
           'Reference',
           'Received (UTC)',
           ...contactFields.map((f) => contactLabels[f]),
+          ...visitSourceFields.map((f) => visitSourceLabels[f]),
           'Suppressed',
           'Delivery',
         ]
@@ -71,6 +73,7 @@ for (const backend of backends) {
         'receivedAt',
         ...contactFields,
         'sourcePage',
+        ...visitSourceFields,
         'demoRequested',
         'noticeVersion',
         'verdict',

@@ -8,6 +8,14 @@ import { demosPersonalData, bookingSettings, isBookingOn } from '../features/dem
 import type { BookingSettings } from '../features/demos/types';
 import type { FreeTable, PersonalDataHolder, Retention } from '../features/privacy';
 import { privacyPersonalData, purgeExpired as purgeHeld } from '../features/privacy';
+import {
+  funnelCounts,
+  pendingDemos,
+  purgeSources,
+  visitCounts,
+  visitHashes,
+  visitSalts,
+} from '../features/sources';
 
 /**
  * Who holds a person's data, composed in one place and handed to privacy's copy and erasure and to
@@ -60,6 +68,21 @@ export const tablesFreeOfPersonalData: readonly FreeTable[] = [
   { table: operatorSessions, reason: 'staff sessions: expire, and go with their operator' },
   { table: operatorAccounts, reason: "staff's better-auth accounts: go with their operator" },
   { table: signInTokens, reason: "staff's pending sign-in links, hashed; only operators get one" },
+  { table: visitCounts, reason: 'daily page-view totals per page and source: no visitor in them' },
+  { table: funnelCounts, reason: 'daily totals of enquiries and demos per source: nobody in them' },
+  {
+    table: pendingDemos,
+    reason: "a booking's id, start and campaign until it is counted; cancelled (erased) ones go",
+  },
+  {
+    table: visitSalts,
+    reason: "one random value per day, nobody's data; deleted when the day ends",
+  },
+  {
+    table: visitHashes,
+    reason:
+      "salted hashes counting a day's visitors once; deleted with the day's salt, which alone could link them",
+  },
 ];
 
 /**
@@ -79,5 +102,10 @@ export async function purgeExpired(
     typeof retention === 'number'
       ? { leadsDays: retention, spamDays: env.SPAM_RETENTION_DAYS }
       : retention;
+  await purgeSources(
+    db,
+    { timeZone: env.SITE_TIME_ZONE, retentionMonths: env.SOURCES_RETENTION_MONTHS },
+    now,
+  );
   return purgeHeld(db, personalDataOf(env), days, now);
 }

@@ -12,6 +12,8 @@ import { forgetSentLinks, forgetSentReplies } from '../features/privacy';
 import { jobHandlers } from './jobs';
 import { startQueueWorker, stopQueueWorker } from '../delivery/queue/runtime';
 import { installGracefulShutdown } from '../platform/shutdown';
+import { existingCollector } from '../features/sources';
+import { installFunnelCounting } from './funnel';
 
 /** Waits between attempts to reach the database at start: 1 s doubling, at most 30 s (ms). */
 const CONNECT_RETRY = { baseMs: 1_000, maxMs: 30_000 };
@@ -33,6 +35,7 @@ const HOUR_MS = 3_600_000;
 export async function startServer(): Promise<void> {
   const env = getSiteEnv();
   installPeerAddressHeader();
+  installFunnelCounting(env);
   const connecting = new AbortController();
   const started: {
     monitor?: DeliveryMonitor;
@@ -46,6 +49,8 @@ export async function startServer(): Promise<void> {
     clearInterval(started.purge);
     clearInterval(started.digest);
     stopFeedRefresher();
+    // The page views held in memory are written before the database closes.
+    await existingCollector()?.flush();
     await stopQueueWorker();
     await closeDatabase();
   });

@@ -39,6 +39,13 @@ const enquiryCreated = z.strictObject({
     demoRequested: z.boolean(),
     sourcePage: z.string().startsWith('/').nullable(),
     contactSuppressed: z.boolean(),
+    source: z.strictObject({
+      landingPage: z.string().startsWith('/').nullable(),
+      referrerHost: z.string().max(64).nullable(),
+      utmSource: z.string().max(64).nullable(),
+      utmMedium: z.string().max(64).nullable(),
+      utmCampaign: z.string().max(64).nullable(),
+    }),
     fields: z.strictObject({
       firstName: z.string(),
       lastName: z.string(),
@@ -99,6 +106,9 @@ for (const backend of backends) {
       const data = formData();
       data.set(demoRequestField, '1');
       data.set(sourcePageField, '/solutions/laboratory');
+      data.set('landingPage', '/');
+      data.set('utmSource', 'Newsletter');
+      data.set('utmCampaign', 'winter');
       const state = await submit(data);
       expect(state.status).toBe('accepted');
       expect(await testWorker(database.db, smtp.url, { secret: SECRET }).drain()).toBe(2);
@@ -113,6 +123,13 @@ for (const backend of backends) {
         reference: state.status === 'accepted' && state.reference,
         demoRequested: true,
         sourcePage: '/solutions/laboratory',
+        source: {
+          landingPage: '/',
+          referrerHost: null,
+          utmSource: 'newsletter',
+          utmMedium: null,
+          utmCampaign: 'winter',
+        },
         fields: validValues,
       });
       expect(request!.body).not.toMatch(/10\.0\.|clientHash|client_hash/);

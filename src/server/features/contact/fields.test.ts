@@ -11,6 +11,7 @@ import {
 import { buildNotification } from './notification';
 import { leads } from './schema';
 import { buildEnquiryEvent } from './webhook-event';
+import { emptySource } from '@/lib/visit-source';
 
 /**
  * The columns of `leads` that are not fields of the contact form: a new column is either added to
@@ -27,6 +28,12 @@ const notFormFields = [
   'demoRequested',
   'sourcePage',
   'suppressed',
+  // The visit's source (src/lib/visit-source.ts): hidden fields, not typed by the visitor.
+  'landingPage',
+  'referrerHost',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
   'createdAt',
 ];
 
@@ -41,6 +48,7 @@ const lead = {
   createdAt: new Date('2026-03-05T09:30:00.000Z'),
   demoRequested: false,
   sourcePage: null,
+  ...emptySource,
   ...values,
 };
 

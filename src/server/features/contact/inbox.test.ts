@@ -45,7 +45,9 @@ for (const backend of backends) {
         const csv = await exportLeadsCsv(database.db);
         const [header, row] = csv.split('\r\n');
         expect(header).toBe(
-          '"Reference","Received (UTC)","First Name","Last Name","Email","Organization","Subject","Message","Suppressed","Delivery"',
+          '"Reference","Received (UTC)","First Name","Last Name","Email","Organization","Subject","Message",' +
+            '"First page of the visit","Referring site","Campaign source (utm_source)",' +
+            '"Campaign medium (utm_medium)","Campaign (utm_campaign)","Suppressed","Delivery"',
         );
         expect(row).toContain(`"'=HYPERLINK(""http://x.example"",""click"")"`);
         expect(row).toContain(`"'+cmd|calc"`);

@@ -4,7 +4,8 @@ import { containsPattern } from '@/lib/like-pattern';
 import { contactFields, contactLabels, type ContactField } from '@/lib/contact-fields';
 import type { Db } from '../../platform/db';
 import { jobs } from '../../delivery/queue/schema';
-import { leads } from './schema';
+import { visitSourceFields, visitSourceLabels, type VisitSource } from '@/lib/visit-source';
+import { leads, visitSourceColumns } from './schema';
 import { toCsv } from './csv';
 import { describeDeliveries, type JobState } from './delivery-summary';
 
@@ -17,16 +18,17 @@ import { describeDeliveries, type JobState } from './delivery-summary';
  * One enquiry as the operator sees it: its reference, time, every contact field (the registry
  * in src/lib/contact-fields.ts), and the state of each of its deliveries.
  */
-export type LeadSummary = Record<ContactField, string> & {
-  reference: string;
-  createdAt: Date;
-  /** Its jobs (e-mail, one per webhook endpoint), e.g. for describeDeliveries. */
-  deliveries: JobState[];
-  /** `spam` for a quarantined enquiry not (yet) released. */
-  verdict: 'lead' | 'spam';
-  /** The address was suppressed when the enquiry came: the site sends it nothing. */
-  suppressed: boolean;
-};
+export type LeadSummary = Record<ContactField, string> &
+  VisitSource & {
+    reference: string;
+    createdAt: Date;
+    /** Its jobs (e-mail, one per webhook endpoint), e.g. for describeDeliveries. */
+    deliveries: JobState[];
+    /** `spam` for a quarantined enquiry not (yet) released. */
+    verdict: 'lead' | 'spam';
+    /** The address was suppressed when the enquiry came: the site sends it nothing. */
+    suppressed: boolean;
+  };
 
 /** How an enquiry's deliveries stand: all sent, some still to send, or some failed. */
 export type DeliveryState = 'delivered' | 'pending' | 'failed';
@@ -116,6 +118,7 @@ export async function listLeads(db: Db, filter: LeadFilter = {}): Promise<LeadSu
       reference: leads.reference,
       createdAt: leads.createdAt,
       ...contactColumns,
+      ...visitSourceColumns,
       deliveries: jobStates,
       verdict: leads.verdict,
       suppressed: leads.suppressed,
@@ -136,11 +139,15 @@ export async function countLeads(db: Db, filter: LeadFilter = {}): Promise<numbe
   return row?.n ?? 0;
 }
 
-/** The CSV's columns before `Suppressed` and `Delivery`: key in LeadSummary and title (the form's label). */
-const csvColumns: readonly (readonly ['reference' | 'createdAt' | ContactField, string])[] = [
+/** The CSV's columns before `Suppressed` and `Delivery`: key in LeadSummary and title. */
+const csvColumns: readonly (readonly [
+  'reference' | 'createdAt' | ContactField | keyof VisitSource,
+  string,
+])[] = [
   ['reference', 'Reference'],
   ['createdAt', 'Received (UTC)'],
   ...contactFields.map((field) => [field, contactLabels[field]] as const),
+  ...visitSourceFields.map((field) => [field, visitSourceLabels[field]] as const),
 ];
 
 /**
@@ -165,7 +172,7 @@ export async function exportLeadsCsv(
     ...rows.map((row) => [
       ...csvColumns.map(([key]) => {
         const value = row[key];
-        return value instanceof Date ? value.toISOString() : value;
+        return value instanceof Date ? value.toISOString() : (value ?? '');
       }),
       row.suppressed ? 'yes' : 'no',
       describeDeliveries(row.deliveries),

@@ -12,4 +12,11 @@ export { contactPersonalData, enquiriesFrom, enquiryAddressOf, enquiryIdOf } fro
 export { listSpam, releaseSpam } from './quarantine';
 export type { ReleaseHook, ReleaseResult, ReleaseTargets } from './quarantine';
 export { leads } from './schema';
-export { contactChallenge, contactPageSettings, sourcePageOf, submitContactForm } from './service';
+export { toCsv } from './csv';
+export {
+  contactChallenge,
+  contactPageSettings,
+  sourcePageOf,
+  submitContactForm,
+  visitSourceOf,
+} from './service';

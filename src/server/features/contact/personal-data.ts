@@ -5,7 +5,8 @@ import type { Db } from '../../platform/db';
 import { jobs } from '../../delivery/queue/schema';
 import { dropJobsOf } from '../../delivery/queue/operations';
 import type { PersonalDataHolder } from '../privacy';
-import { leads } from './schema';
+import { visitSourceFields } from '@/lib/visit-source';
+import { leads, visitSourceColumns } from './schema';
 
 /**
  * The contact form's part of a person's data: their enquiries (every field of the form, quarantined
@@ -114,6 +115,7 @@ export function contactPersonalData(destinations: Destinations): PersonalDataHol
           createdAt: leads.createdAt,
           ...contactColumns,
           sourcePage: leads.sourcePage,
+          ...visitSourceColumns,
           demoRequested: leads.demoRequested,
           noticeVersion: leads.noticeVersion,
           verdict: leads.verdict,
@@ -130,6 +132,7 @@ export function contactPersonalData(destinations: Destinations): PersonalDataHol
             receivedAt: row.createdAt.toISOString(),
             ...Object.fromEntries(contactFields.map((field) => [field, row[field]])),
             sourcePage: row.sourcePage,
+            ...Object.fromEntries(visitSourceFields.map((field) => [field, row[field]])),
             demoRequested: row.demoRequested,
             noticeVersion: row.noticeVersion,
             verdict: row.verdict,

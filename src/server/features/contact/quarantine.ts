@@ -1,4 +1,5 @@
 import 'server-only';
+import { funnelSourceOf, recordFunnelEvent } from '../../platform/funnel';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { enqueueDeliveries, type DeliveryTargets } from './deliveries';
@@ -73,7 +74,13 @@ export async function releaseSpam(
       .update(leads)
       .set({ verdict: 'lead', releasedAt: now })
       .where(and(eq(leads.reference, reference.trim().toUpperCase()), eq(leads.verdict, 'spam')))
-      .returning({ id: leads.id });
+      .returning({
+        id: leads.id,
+        referrerHost: leads.referrerHost,
+        utmSource: leads.utmSource,
+        utmMedium: leads.utmMedium,
+        utmCampaign: leads.utmCampaign,
+      });
     if (!released) {
       const [existing] = await tx
         .select({ id: leads.id })
@@ -83,6 +90,12 @@ export async function releaseSpam(
     }
     await enqueueDeliveries(tx, released.id, targets);
     await targets.onReleased?.(tx, released.id, now);
+    // A released enquiry joins the funnel now, as a lead stored at once does when it is stored.
+    await recordFunnelEvent(tx, {
+      step: 'enquiry',
+      at: now,
+      source: funnelSourceOf(released),
+    });
     return 'released';
   });
 }

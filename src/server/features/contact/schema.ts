@@ -44,6 +44,16 @@ export const leads = pgTable(
      * the address is sent nothing (anyone can type anyone's address).
      */
     suppressed: boolean('suppressed').notNull().default(false),
+    /**
+     * The visit's source (src/lib/visit-source.ts), as the beacon kept it for the tab or, without
+     * JavaScript, as the contact page itself saw it: the visit's first page, the other site that
+     * sent it (host only) and its UTM tags. Personal data like the rest of the enquiry.
+     */
+    landingPage: text('landing_page'),
+    referrerHost: text('referrer_host'),
+    utmSource: text('utm_source'),
+    utmMedium: text('utm_medium'),
+    utmCampaign: text('utm_campaign'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -52,3 +62,12 @@ export const leads = pgTable(
     index('leads_email_lower_idx').on(sql`lower(${table.email})`),
   ],
 );
+
+/** The visit-source columns of `leads`, by field (for selects that hand the source on). */
+export const visitSourceColumns = {
+  landingPage: leads.landingPage,
+  referrerHost: leads.referrerHost,
+  utmSource: leads.utmSource,
+  utmMedium: leads.utmMedium,
+  utmCampaign: leads.utmCampaign,
+};

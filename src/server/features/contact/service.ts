@@ -2,6 +2,7 @@ import 'server-only';
 import { readValues } from '@/lib/contact-fields';
 import type { ContactFormState } from '@/lib/contact-schema';
 import { refererPath } from '@/lib/enquiry-context';
+import { emptySource, sourceOfLanding, type VisitSource } from '@/lib/visit-source';
 import { getEnv } from '../../platform/env';
 import { visitorFormAction } from '../../platform/http/form-post';
 import { addressedHost } from '../../platform/http/same-site';
@@ -41,6 +42,29 @@ export async function contactPageSettings(): Promise<{
 export function sourcePageOf(headers: Headers): string | null {
   const { SITE_URL: siteUrl, TRUST_PROXY } = getEnv();
   return refererPath(headers.get('referer'), [
+    addressedHost(headers, TRUST_PROXY),
+    siteUrl ? new URL(siteUrl).host : null,
+  ]);
+}
+
+/**
+ * What the contact page itself knows of the visit's source, for a visitor without JavaScript
+ * (the beacon's tab source replaces it when scripts run): this page as the first page, the host
+ * of a `Referer` from another site, and the UTM tags of its own query. Nothing when the visitor
+ * sends Do-Not-Track (`DNT: 1`) or Global Privacy Control (`Sec-GPC: 1`).
+ */
+export function visitSourceOf(
+  headers: Headers,
+  query: Record<string, string | string[] | undefined>,
+): VisitSource {
+  if (headers.get('dnt') === '1' || headers.get('sec-gpc') === '1') return emptySource;
+  const { SITE_URL: siteUrl, TRUST_PROXY } = getEnv();
+  const page = new URL('/contact-us', 'http://site.invalid');
+  for (const tag of ['utm_source', 'utm_medium', 'utm_campaign']) {
+    const value = query[tag];
+    if (typeof value === 'string') page.searchParams.set(tag, value);
+  }
+  return sourceOfLanding(page, headers.get('referer'), [
     addressedHost(headers, TRUST_PROXY),
     siteUrl ? new URL(siteUrl).host : null,
   ]);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { funnelSourceOf, recordFunnelEvent } from '../../platform/funnel';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { ContactInput } from '@/lib/contact-schema';
@@ -108,6 +109,11 @@ export async function storeEnquiry(
       }
       if (quarantine) return { outcome: 'quarantined', ...inserted };
       await enqueueDeliveries(tx, leadId, meta.deliveries);
+      await recordFunnelEvent(tx, {
+        step: 'enquiry',
+        at: meta.now,
+        source: funnelSourceOf(enquiry),
+      });
       return { outcome: 'stored', ...inserted };
     });
   } catch (error) {

@@ -1,11 +1,12 @@
 import 'server-only';
 import { contactValuesOf, type ContactField } from '@/lib/contact-fields';
+import type { VisitSource } from '@/lib/visit-source';
 import type { leads } from './schema';
 
 /** The stored lead a webhook event is built from. */
 export type LeadForWebhook = Pick<
   typeof leads.$inferSelect,
-  'reference' | 'createdAt' | 'demoRequested' | 'sourcePage' | ContactField
+  'reference' | 'createdAt' | 'demoRequested' | 'sourcePage' | ContactField | keyof VisitSource
 > &
   Partial<Pick<typeof leads.$inferSelect, 'suppressed'>>;
 
@@ -30,6 +31,11 @@ export type EnquiryCreatedEvent = {
      * or withdrew consent): the site sends it nothing; do not write to it.
      */
     contactSuppressed: boolean;
+    /**
+     * The visit's source: its first page on this site, the other site that sent it (host only)
+     * and its UTM tags; each null when unknown (docs/webhooks.md).
+     */
+    source: VisitSource;
     fields: Record<ContactField, string>;
   };
 };
@@ -37,7 +43,8 @@ export type EnquiryCreatedEvent = {
 /**
  * Builds the `enquiry.created` v1 event of a lead: reference, received time, the form's fields
  * (every field of src/lib/contact-fields.ts, in its order),
- * whether it was a demo request, the page it came from, and whether the address is suppressed. Never the client address or its hash.
+ * whether it was a demo request, the page it came from, the visit's source and whether the address
+ * is suppressed. Never the client address or its hash.
  */
 export function buildEnquiryEvent(lead: LeadForWebhook): EnquiryCreatedEvent {
   const receivedAt = lead.createdAt.toISOString();
@@ -51,6 +58,13 @@ export function buildEnquiryEvent(lead: LeadForWebhook): EnquiryCreatedEvent {
       demoRequested: lead.demoRequested,
       sourcePage: lead.sourcePage,
       contactSuppressed: lead.suppressed ?? false,
+      source: {
+        landingPage: lead.landingPage,
+        referrerHost: lead.referrerHost,
+        utmSource: lead.utmSource,
+        utmMedium: lead.utmMedium,
+        utmCampaign: lead.utmCampaign,
+      },
       fields: contactValuesOf(lead),
     },
   };

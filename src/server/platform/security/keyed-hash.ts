@@ -12,6 +12,8 @@ const labels = {
   address: '',
   /** A client's network address (http/client-address.ts). */
   client: 'client:',
+  /** A visitor of one day: address, user agent and host, keyed by the day's salt (sources). */
+  visit: 'visit:',
 } as const;
 
 /** The purpose of a keyed hash: one label per use, so two uses never share a hash. */

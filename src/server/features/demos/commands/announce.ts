@@ -1,6 +1,7 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../platform/db';
+import { funnelSourceOf, recordFunnelEvent } from '../../../platform/funnel';
 import { leads } from '../../contact';
 import { sameHost } from '../bookings';
 import { enqueueCancellationMails, enqueueDemoMails } from '../mails/mail-jobs';
@@ -55,6 +56,7 @@ export async function announceChange(
     if (change.kind === 'rescheduled' && !sameHost(change.previous.hostEmail, booking.hostEmail))
       await enqueueCancellationMails(tx, booking, ['host'], snapshot(change.previous, 'moved'));
   }
+  await countInFunnel(tx, change, now);
   const urls = settings.webhookUrls ?? [];
   if (urls.length === 0) return;
   const [lead] = await tx
@@ -71,4 +73,40 @@ export async function announceChange(
     change.kind === 'rescheduled' ? change.previous : undefined,
   );
   await enqueueDemoEvent(tx, booking, event, urls);
+}
+
+/**
+ * The change as a step of the sources' funnel (platform/funnel.ts): a booking is counted with its
+ * enquiry's source (and held once its start passes), a move changes that start, a cancellation
+ * takes it out before it is counted as held.
+ */
+async function countInFunnel(tx: Db, change: DemoChange, now: number): Promise<void> {
+  const { booking } = change;
+  const at = new Date(now);
+  if (change.kind === 'cancelled')
+    return recordFunnelEvent(tx, { step: 'demo_cancelled', at, bookingId: booking.id });
+  if (change.kind === 'rescheduled')
+    return recordFunnelEvent(tx, {
+      step: 'demo_moved',
+      at,
+      bookingId: booking.id,
+      startsAt: booking.startsAt,
+    });
+  const [lead] = await tx
+    .select({
+      referrerHost: leads.referrerHost,
+      utmSource: leads.utmSource,
+      utmMedium: leads.utmMedium,
+      utmCampaign: leads.utmCampaign,
+    })
+    .from(leads)
+    .where(eq(leads.id, booking.leadId));
+  if (!lead) return;
+  await recordFunnelEvent(tx, {
+    step: 'demo_booked',
+    at,
+    source: funnelSourceOf(lead),
+    bookingId: booking.id,
+    startsAt: booking.startsAt,
+  });
 }

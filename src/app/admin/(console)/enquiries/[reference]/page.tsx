@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { spamReasonText, suppressedText } from '@/content/console';
 import { contactFields, contactLabels } from '@/lib/contact-fields';
+import { VisitSourceRows } from './visit-source-rows';
 import { offerDays } from '@/lib/demo/offer';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
 import {
@@ -123,6 +124,7 @@ export default async function EnquiryPage({ params, searchParams }: EnquiryPageP
           ))}
           <dt className="font-semibold">Came from</dt>
           <dd>{lead.sourcePage ?? '—'}</dd>
+          <VisitSourceRows lead={lead} />
           <dt className="font-semibold">Asked for a demo</dt>
           <dd>{lead.demoRequested ? 'Yes' : 'No'}</dd>
           <dt className="font-semibold">{suppressedText.label}</dt>

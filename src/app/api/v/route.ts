@@ -1,0 +1,22 @@
+import { beaconResponse } from '@/server/features/sources';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * The cookieless page-view beacon (docs/operations.md, "Visits and sources"): POST from
+ * src/components/visit-beacon.tsx after the page has loaded, at most 1 KB, same-site only;
+ * answers 204 whatever happened, never a 5xx and never a cookie.
+ */
+export function POST(request: Request): Promise<Response> {
+  return beaconResponse(request);
+}
+
+/** The `<noscript>` image of a page seen without JavaScript: a transparent GIF, never cached. */
+export function GET(request: Request): Promise<Response> {
+  return beaconResponse(request);
+}
+
+/** HEAD is never counted (and Next.js would otherwise answer it with GET's handler). */
+export function HEAD(): Response {
+  return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+}

@@ -1,0 +1,45 @@
+import 'server-only';
+import { getRuntime } from '../../platform/runtime';
+import { siteOrigins } from '../../platform/http/form-post';
+import { readTextWithin } from '../../platform/http/read-body';
+import { errorFacts, log } from '../../platform/log';
+import { BEACON_MAX_BYTES, countBeacon, refusal, type BeaconVerdict } from './beacon';
+import { sourcesEnvSlice } from './env';
+
+/** A transparent 1×1 GIF: what the `<noscript>` image gets. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+const headers = { 'Cache-Control': 'no-store' } as const;
+
+/**
+ * The beacon endpoint's answer to `request` (src/app/api/v/route.ts): a POST gets 204, a GET (the
+ * `<noscript>` image) a transparent GIF, whatever happened, so it is never a 5xx nor a cookie;
+ * what was counted or why not is only logged at debug level, a failure as
+ * `sources.beacon_failed`.
+ */
+export async function beaconResponse(request: Request): Promise<Response> {
+  let verdict: BeaconVerdict | 'failed' = 'malformed';
+  try {
+    verdict =
+      refusal(request.method, request.headers) ??
+      (await (async () => {
+        const body =
+          request.method === 'POST' ? await readTextWithin(request, BEACON_MAX_BYTES) : null;
+        if (request.method === 'POST' && body === null) return 'malformed' as const;
+        const { env, db } = await getRuntime([sourcesEnvSlice]);
+        return countBeacon(request.method, request.headers, body, {
+          db,
+          trust: env.TRUST_PROXY,
+          allowedOrigins: siteOrigins(env),
+          timeZone: env.SITE_TIME_ZONE,
+        });
+      })());
+  } catch (error) {
+    verdict = 'failed';
+    log.error({ event: 'sources.beacon_failed', error: errorFacts(error) });
+  }
+  log.debug({ event: 'sources.beacon', verdict });
+  return request.method === 'GET'
+    ? new Response(PIXEL, { headers: { ...headers, 'Content-Type': 'image/gif' } })
+    : new Response(null, { status: 204, headers });
+}
