@@ -25,7 +25,8 @@ const HOUR_MS = 3_600_000;
  * the graceful shutdown, opens and migrates the database (PGlite's first open takes a second or
  * two, better here than on the first enquiry), then starts the queue worker, the delivery monitor
  * and the purge of enquiries past LEADS_RETENTION_DAYS and of sent privacy replies (now and daily). The demo hosts' busy feeds
- * are fetched from the start, database or not (src/server/features/demos/feeds.ts).
+ * are fetched once the database's first attempt has settled, database or not, so that their fetch
+ * timeout is not spent on this process's own start (src/server/features/demos/feeds.ts).
  * A database that is down is retried in the background with capped backoff (1 s doubling to 30 s,
  * each failure logged as `database.unavailable`) and the rest starts once it answers, without a
  * restart; meanwhile pages serve, the form says it could not save and
@@ -55,8 +56,6 @@ export async function startServer(): Promise<void> {
     await closeDatabase();
   });
 
-  startFeedRefresher(env);
-
   const ready = retryWithBackoff(getDatabase, {
     ...CONNECT_RETRY,
     signal: connecting.signal,
@@ -71,6 +70,10 @@ export async function startServer(): Promise<void> {
   });
   // The first attempt is awaited (the server answers with the database warm); retries are not.
   await Promise.race([ready, getDatabase().catch(() => undefined)]);
+  // The feeds' first fetch starts only now, database or not: started beside the database's first
+  // open (PGlite's init and migrations take seconds of this process's CPU), a slow start used up
+  // a feed's fetch timeout and left its host offering nothing until the next refresh.
+  if (!connecting.signal.aborted) startFeedRefresher(env);
 }
 
 /**
