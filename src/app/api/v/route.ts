@@ -1,6 +1,10 @@
+import { canonicalPaths } from '@/content/routes';
 import { beaconResponse } from '@/server/features/sources';
 
 export const dynamic = 'force-dynamic';
+
+/** The site's pages: only their views are counted. */
+const knownPaths: ReadonlySet<string> = new Set(canonicalPaths);
 
 /**
  * The cookieless page-view beacon (docs/operations.md, "Visits and sources"): POST from
@@ -8,12 +12,12 @@ export const dynamic = 'force-dynamic';
  * answers 204 whatever happened, never a 5xx and never a cookie.
  */
 export function POST(request: Request): Promise<Response> {
-  return beaconResponse(request);
+  return beaconResponse(request, knownPaths);
 }
 
 /** The `<noscript>` image of a page seen without JavaScript: a transparent GIF, never cached. */
 export function GET(request: Request): Promise<Response> {
-  return beaconResponse(request);
+  return beaconResponse(request, knownPaths);
 }
 
 /** HEAD is never counted (and Next.js would otherwise answer it with GET's handler). */

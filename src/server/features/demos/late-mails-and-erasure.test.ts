@@ -137,16 +137,20 @@ for (const backend of backends) {
         const lead = await addLead('x";PARTSTAT=ACCEPTED;X="\u0007', 'inject@hospital.example');
         await book(lead.id, friday10 + 60 * minute);
         await worker(() => now).drain();
-        const isInvitation = (mail: ReceivedMail) =>
-          mail.envelope.to.includes(lead.email) && mail.parsed.attachments.length > 0;
-        await until(async () => smtp.received.some(isInvitation));
-        const invitation = smtp.received.find(isInvitation)!;
-        const { vevent } = calendarOf(invitation);
-        const attendee = vevent
-          .getAllProperties('attendee')
-          .find(
-            (property) => String(property.getFirstValue()).toLowerCase() === `mailto:${lead.email}`,
-          )!;
+        // The host's invitation names the visitor (CN); the visitor's own carries nothing typed.
+        const invitationTo = (address: string) => (mail: ReceivedMail) =>
+          mail.envelope.to.includes(address) && mail.parsed.attachments.length > 0;
+        await until(async () =>
+          [lead.email, meera.email].every((address) => smtp.received.some(invitationTo(address))),
+        );
+        const attendeeIn = (mail: ReceivedMail) =>
+          calendarOf(mail)
+            .vevent.getAllProperties('attendee')
+            .find(
+              (property) =>
+                String(property.getFirstValue()).toLowerCase() === `mailto:${lead.email}`,
+            )!;
+        const attendee = attendeeIn(smtp.received.find(invitationTo(meera.email))!);
         expect(attendee.getParameter('partstat')).toBe('NEEDS-ACTION');
         expect(attendee.getParameter('cn')).toBe('Asha x;PARTSTAT=ACCEPTED;X=');
         expect(attendee.getParameter('x')).toBeUndefined();
@@ -156,6 +160,10 @@ for (const backend of backends) {
           'role',
           'rsvp',
         ]);
+        const own = attendeeIn(smtp.received.find(invitationTo(lead.email))!);
+        expect(own.getParameter('partstat')).toBe('NEEDS-ACTION');
+        expect(own.getParameter('cn')).toBeUndefined();
+        expect(own.getParameter('x')).toBeUndefined();
       });
 
       it('cancels a live demo before erasing its enquiry: the host receives METHOD:CANCEL, then everything is gone', async () => {

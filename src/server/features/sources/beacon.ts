@@ -1,6 +1,5 @@
 import 'server-only';
 import { isbot } from 'isbot';
-import { canonicalPaths } from '@/content/routes';
 import { localDate } from '@/lib/demo/slots';
 import {
   cleanPath,
@@ -25,6 +24,8 @@ export type BeaconContext = {
   /** SITE_URL's origin, besides the request's own host (siteOrigins). */
   allowedOrigins: readonly string[];
   timeZone: string;
+  /** The site's pages (its canonical paths): a view of any other path is not counted. */
+  knownPaths: ReadonlySet<string>;
   now?: Date;
   /** Where to count (default: the process's collector). */
   collector?: VisitCollector;
@@ -41,8 +42,6 @@ export type BeaconVerdict =
   | 'malformed'
   | 'unknown-path'
   | 'limited';
-
-const known = new Set(canonicalPaths);
 
 /**
  * Why a request must not be counted, whatever its body: HEAD, a bot's user agent (isbot, or none),
@@ -140,7 +139,7 @@ export async function countBeacon(
 ): Promise<BeaconVerdict> {
   const read = readBeacon(method, headers, body, context);
   if (typeof read === 'string') return read;
-  if (!known.has(read.path)) return 'unknown-path';
+  if (!context.knownPaths.has(read.path)) return 'unknown-path';
   const now = context.now ?? new Date();
   const counted = await (context.collector ?? collector(context.db, context.timeZone)).record(
     {

@@ -15,9 +15,14 @@ const headers = { 'Cache-Control': 'no-store' } as const;
  * The beacon endpoint's answer to `request` (src/app/api/v/route.ts): a POST gets 204, a GET (the
  * `<noscript>` image) a transparent GIF, whatever happened, so it is never a 5xx nor a cookie;
  * what was counted or why not is only logged at debug level, a failure as
- * `sources.beacon_failed`.
+ * `sources.beacon_failed`. `knownPaths` are the site's pages (src/content/routes.ts, passed in by
+ * the route so that the feature does not load the page content): views of other paths are not
+ * counted.
  */
-export async function beaconResponse(request: Request): Promise<Response> {
+export async function beaconResponse(
+  request: Request,
+  knownPaths: ReadonlySet<string>,
+): Promise<Response> {
   let verdict: BeaconVerdict | 'failed' = 'malformed';
   try {
     verdict =
@@ -32,6 +37,7 @@ export async function beaconResponse(request: Request): Promise<Response> {
           trust: env.TRUST_PROXY,
           allowedOrigins: siteOrigins(env),
           timeZone: env.SITE_TIME_ZONE,
+          knownPaths,
         });
       })());
   } catch (error) {
