@@ -1,6 +1,7 @@
 import { expect, test, type APIResponse } from './fixtures';
 import { scriptHash } from '../src/lib/security/inline-scripts';
 import { pages } from './routes';
+import { onDemandPaths } from '../src/content/routes';
 
 /**
  * Security and caching headers on every kind of response, checked over HTTP (no browser): pages,
@@ -87,7 +88,7 @@ test.describe('pages', () => {
       expectInlineScriptsAllowed(await response.text(), policy);
       const headers = response.headers();
       expect(headers['content-encoding'], 'compressed').toMatch(/gzip|br/);
-      if (path === '/contact-us') {
+      if ((onDemandPaths as string[]).includes(path)) {
         // Rendered per request (form token): a fresh nonce, never cached.
         expect(policy.get('script-src')?.some((source) => source.startsWith("'nonce-"))).toBe(true);
         expect(headers['cache-control']).toContain('no-store');

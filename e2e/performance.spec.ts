@@ -1,5 +1,6 @@
 import { expect, expectHydrated, test } from './fixtures';
 import { moduleTitles, pages } from './routes';
+import { onDemandPaths } from '../src/content/routes';
 
 /**
  * The speed budget's browser side (docs/performance.md, DESIGN.md §14): a prerendered page asks for
@@ -10,7 +11,7 @@ import { moduleTitles, pages } from './routes';
 const isMobile = (name: string) => name === 'mobile';
 
 /** Pages rendered per request keep Next.js's own script tags (no build step sees them). */
-const prerendered = pages.filter(({ path }) => path !== '/contact-us');
+const prerendered = pages.filter(({ path }) => !(onDemandPaths as string[]).includes(path));
 
 test('no script is requested before the page has loaded; the page then hydrates', async ({
   page,

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { modules } from '../src/content/modules';
-import { canonicalPaths, pageRoutes } from '../src/content/routes';
+import { canonicalPaths, onDemandPaths, pageRoutes } from '../src/content/routes';
 import { site } from '../src/content/site';
 
 /**
@@ -26,7 +26,7 @@ const cases: Case[] = [
       path === '/'
         ? `${site.product}: hospital information management | ${site.name}`
         : `${title} | ${site.name}`,
-    prerendered: path !== '/contact-us',
+    prerendered: !(onDemandPaths as string[]).includes(path),
   })),
   ...modules.map(({ link, title }) => ({
     path: link,

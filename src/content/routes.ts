@@ -33,10 +33,11 @@ export const canonicalPaths: readonly string[] = [
 ];
 
 /**
- * Pages rendered on each request instead of prerendered: the contact form carries a fresh form
- * token and CSP nonce. Links to them are not prefetched (see `lib/link-prefetch.ts`).
+ * Pages rendered on each request instead of prerendered: the contact form and the privacy-request
+ * form carry a fresh form token and CSP nonce. Links to them are not prefetched (see
+ * `lib/link-prefetch.ts`); the browser tests read this list.
  */
-export const onDemandPaths: readonly PagePath[] = ['/contact-us'];
+export const onDemandPaths: readonly PagePath[] = ['/contact-us', '/privacy-requests'];
 
 /** The path of one of the static pages. */
 export type PagePath = (typeof pageRoutes)[number]['path'];
