@@ -298,9 +298,14 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
         .getAllProperties('attendee')
         .find((property) => String(property.getFirstValue()).toLowerCase() === `mailto:${email}`)!;
       const parameters = attendee.toJSON()[1] as Record<string, unknown>;
-      expect(Object.keys(parameters).sort()).toEqual(['cn', 'partstat', 'role', 'rsvp']);
       expect(parameters.partstat).toBe('NEEDS-ACTION');
-      expect(parameters.cn).toBe('Asha x;PARTSTAT=ACCEPTED;X=');
+      // The host's copy names the visitor; the visitor's own carries nothing typed.
+      if (mail.envelope.to.includes(email)) {
+        expect(Object.keys(parameters).sort()).toEqual(['partstat', 'role', 'rsvp']);
+      } else {
+        expect(Object.keys(parameters).sort()).toEqual(['cn', 'partstat', 'role', 'rsvp']);
+        expect(parameters.cn).toBe('Asha x;PARTSTAT=ACCEPTED;X=');
+      }
     }
   });
 });

@@ -16,9 +16,10 @@ import {
   PUBLIC_ROUTES,
 } from '../../scripts/bench/document-bytes.mjs';
 import { startEdge } from '../../scripts/bench/nginx-edge.mjs';
+import { onDemandPaths } from '@/content/routes';
 
 /** Pages rendered per request (a form token and a nonce each time); the rest are prerendered. */
-const PER_REQUEST = ['/contact-us'];
+const PER_REQUEST: readonly string[] = onDemandPaths;
 
 /** GET `url` with `Accept-Encoding`: status, headers and the body as it came, undecoded. */
 function getRaw(url: string, acceptEncoding: string) {

@@ -22,7 +22,8 @@ const ENQUIRIES = 20;
 const leads = (env: Record<string, string>, ...args: string[]) =>
   run('npm', ['run', '--silent', 'leads', '--', ...args], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+    // The site's address, as the operator's environment beside the site holds it.
+    env: { ...process.env, SITE_URL: 'http://localhost:3000', ...env, LOG_LEVEL: 'silent' },
   });
 
 const events = (server: ProductionServer, event: string) =>

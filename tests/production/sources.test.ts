@@ -67,7 +67,8 @@ describe('visit counts and the Sources page in Chromium, production build', () =
     await page.waitForURL(/answer=/);
     await until(async () => smtp.received.some((mail) => mail.envelope.to.includes(ADMIN)), 30_000);
     const mail = smtp.received.filter((m) => m.envelope.to.includes(ADMIN)).at(-1)!;
-    await page.goto(/(http\S+magic-link\/verify\S+)/.exec(mail.parsed.text ?? '')![1]!);
+    await page.goto(/(http\S+sign-in\/confirm\S+)/.exec(mail.parsed.text ?? '')![1]!);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${server.url}/admin`);
     await page.close();
     return context;
