@@ -16,7 +16,6 @@ import {
   demoRequestField,
   fieldDefinition,
   formTokenField,
-  honeypotField,
   overLimitFields,
   readValues,
   sourcePageField,
@@ -30,6 +29,7 @@ import { proofPending, waitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
 import { catchFailedCall, type FailedCall } from './failed-call';
 import { FormField } from './form-field';
+import { Honeypot } from './honeypot';
 
 const initialState: ContactFormState = { status: 'idle' };
 
@@ -207,19 +207,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
             <input type="hidden" name={sourcePageField} value={context.sourcePage} />
           )}
           {context && <VisitSourceFields initial={context} />}
-          {/* Honeypot: hidden from sight, keyboard and assistive technology, and named
-              so that no autofill heuristic fills it for a real visitor. */}
-          <div aria-hidden="true" className="absolute top-0 -left-[9999px] size-px overflow-hidden">
-            <label htmlFor="contact-xq">Leave this blank</label>
-            <input
-              id="contact-xq"
-              type="text"
-              name={honeypotField}
-              tabIndex={-1}
-              autoComplete="off"
-              defaultValue=""
-            />
-          </div>
+          <Honeypot id="contact-xq" />
 
           <p className="text-sm text-muted">
             We use these details only to answer your enquiry, keep them for up to {retentionDays}{' '}

@@ -4,7 +4,8 @@ import dynamic from 'next/dynamic';
 import { useActionState, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { CtaButton } from '@/components/ui/cta';
 import { privacyRequestKinds } from '@/content/privacy';
-import { formTokenField, honeypotField } from '@/lib/contact-fields';
+import { formTokenField } from '@/lib/contact-fields';
+import { Honeypot } from '../contact-us/honeypot';
 import {
   DETAILS_MAX,
   emailInputMaxLength,
@@ -200,18 +201,7 @@ export function PrivacyRequestForm({ token }: { token: string | null }) {
       </div>
 
       <input type="hidden" name={formTokenField} value={currentToken ?? ''} />
-      {/* Honeypot: hidden from sight, keyboard and assistive technology (as on the contact form). */}
-      <div aria-hidden="true" className="absolute top-0 -left-[9999px] size-px overflow-hidden">
-        <label htmlFor="privacy-xq">Leave this blank</label>
-        <input
-          id="privacy-xq"
-          type="text"
-          name={honeypotField}
-          tabIndex={-1}
-          autoComplete="off"
-          defaultValue=""
-        />
-      </div>
+      <Honeypot id="privacy-xq" />
       {!currentToken && (
         <p className="rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-sm text-amber-900">
           The form is unavailable for a moment. Please reload the page, or write to us.
