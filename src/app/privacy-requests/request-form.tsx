@@ -165,7 +165,7 @@ export function PrivacyRequestForm({ token }: { token: string | null }) {
               required
               defaultChecked={values.kind === kind}
               aria-describedby={`privacy-kind-${kind}-hint`}
-              className="mt-0.5 size-2 accent-brand-700"
+              className="mt-0.5 size-2 shrink-0 accent-brand-700"
             />
             <div>
               <label htmlFor={`privacy-kind-${kind}`} className="text-base text-ink">
