@@ -1,5 +1,5 @@
 // The container recipe without building an image: what the Dockerfile copies is
-// copied into an empty directory and started as the image starts it (`node server.js`), from
+// copied into an empty directory and started as the image starts it (its CMD, `node serve/start.mjs`), from
 // another working directory, with the app directory read-only and only DATA_DIR writable.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { cspProblems } from '@test/csp';
 import { enquiryValues, loadForm, postEnquiry, submitForm } from '@test/contact-form';
 import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
 import { TEST_SECRET } from '@test/form-token';
-import { stageDockerApp } from '@test/standalone';
+import { dockerEntry, stageDockerApp } from '@test/standalone';
 
 /** The unprivileged user the server runs as when the test runs as root (root ignores `chmod a-w`). */
 const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   server = await startProductionServer({
     command: () => ({
       file: process.execPath,
-      args: [path.join(app, 'server.js')],
+      args: [path.join(app, dockerEntry())],
       cwd: elsewhere,
     }),
     user: nobody,
