@@ -20,12 +20,19 @@ import {
 /** Reasons already logged by this process. */
 const logged = new Set();
 
-/** One warning line (as the site's logger writes them) per reason and process. */
+/** One warning line, as the site's logger writes them (src/server/platform/log.ts), per reason and process. */
 function warnOnce(reason) {
   if (logged.has(reason)) return;
   logged.add(reason);
   console.warn(
-    JSON.stringify({ level: 40, time: Date.now(), event: 'html.scripts_not_deferred', reason }),
+    JSON.stringify({
+      level: 40,
+      time: new Date().toISOString(),
+      service: 'nirmaya-site',
+      event: 'html.scripts_not_deferred',
+      reason,
+      msg: 'A page rendered per request has a shape the loader does not know: sent as Next.js wrote it',
+    }),
   );
 }
 

@@ -6,7 +6,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalPaths } from '@/content/routes';
+import { canonicalPaths, onDemandPaths } from '@/content/routes';
 import { cspProblems } from '@test/csp';
 import { enquiryValues, loadForm, postEnquiry, submitForm } from '@test/contact-form';
 import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
@@ -80,6 +80,19 @@ describe('the standalone bundle, as the Dockerfile installs it', () => {
       );
     }
     console.log(`${paths.length} routes checked`);
+  });
+
+  it('rewrites the pages rendered per request: no script file before load, the loader under the nonce', async () => {
+    for (const pathname of onDemandPaths) {
+      const response = await fetch(server.url + pathname);
+      const html = await response.text();
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '');
+      expect(html, pathname).not.toMatch(/<script\b[^>]*\bsrc=/);
+      expect(html, pathname).not.toMatch(/<link\b[^>]*\bas="script"/);
+      expect(html, pathname).toMatch(
+        new RegExp(`<script data-l="/_next/static/deferred/[^"]+"[^>]* nonce="${nonce?.[1]}">`),
+      );
+    }
   });
 
   it('serves the share images (fonts read at run time are in the bundle)', async () => {
