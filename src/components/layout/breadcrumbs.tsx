@@ -8,6 +8,7 @@ import { JsonLd } from '@/components/seo/json-ld';
 import { buildBreadcrumbs, collapseBreadcrumbs } from '@/lib/breadcrumbs';
 import { isRefusalPagePath } from '@/lib/http/request-limits';
 import { breadcrumbJsonLd } from '@/lib/seo/structured-data';
+import { StaticIcon } from '@/components/ui/icon';
 
 /** Paths of Next.js's own pages (`/_not-found`), never a page of the site (spec §1 routes). */
 const isFrameworkPath = (path: string | null) => path?.startsWith('/_') ?? false;
@@ -48,7 +49,11 @@ export function Breadcrumbs({ siteUrl }: { siteUrl: string }) {
             className="flex items-center gap-0.5"
           >
             {index > 0 && (
-              <ChevronRight aria-hidden="true" className="size-2 shrink-0 text-slate-500" />
+              <StaticIcon
+                icon={ChevronRight}
+                aria-hidden="true"
+                className="size-2 shrink-0 text-slate-500"
+              />
             )}
             {'ellipsis' in item ? (
               <span aria-label={`${item.hidden} more levels`} className="px-0.5 text-muted">
@@ -57,6 +62,7 @@ export function Breadcrumbs({ siteUrl }: { siteUrl: string }) {
             ) : item.current ? (
               <Link
                 href={item.href}
+                prefetch={false}
                 aria-current="page"
                 className="font-semibold text-ink no-underline hover:underline"
               >

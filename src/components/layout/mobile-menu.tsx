@@ -6,6 +6,7 @@ import { Menu, X } from 'lucide-react';
 import { demoHref, navItems, productLinks } from '@/content/navigation';
 import { CtaLink } from '@/components/ui/cta';
 import { NavLink } from './nav-link';
+import { StaticIcon } from '@/components/ui/icon';
 
 /**
  * The navigation menu below the md breakpoint (spec §2: a menu toggle opens and closes it).
@@ -64,9 +65,9 @@ export function MobileMenu() {
         className="flex size-6 items-center justify-center rounded text-ink hover:bg-brand-50"
       >
         {open ? (
-          <X aria-hidden="true" className="size-3" />
+          <StaticIcon icon={X} aria-hidden="true" className="size-3" />
         ) : (
-          <Menu aria-hidden="true" className="size-3" />
+          <StaticIcon icon={Menu} aria-hidden="true" className="size-3" />
         )}
       </button>
       {open && (

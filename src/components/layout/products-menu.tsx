@@ -5,6 +5,7 @@ import { usePathname } from 'next/navigation';
 import { useEffect, useRef } from 'react';
 import { ChevronDown } from 'lucide-react';
 import { productLinks } from '@/content/navigation';
+import { StaticIcon } from '@/components/ui/icon';
 
 /**
  * The Products dropdown of the navigation bar (spec §2): the nine modules, each linking to
@@ -52,7 +53,8 @@ export function ProductsMenu() {
         className={`flex cursor-pointer list-none items-center gap-0.5 rounded px-1 py-1 font-medium hover:text-brand-800 [&::-webkit-details-marker]:hidden ${active ? 'text-brand-800' : ''}`}
       >
         Products
-        <ChevronDown
+        <StaticIcon
+          icon={ChevronDown}
           aria-hidden="true"
           className="size-2 transition-transform group-open:rotate-180"
         />
@@ -62,6 +64,7 @@ export function ProductsMenu() {
           <li key={id}>
             <Link
               href={link}
+              prefetch={pathname === link ? false : undefined}
               aria-current={pathname === link ? 'page' : undefined}
               className="block rounded px-1.5 py-1 text-ink hover:bg-brand-50 hover:text-brand-800 aria-[current=page]:bg-brand-50 aria-[current=page]:font-semibold aria-[current=page]:text-brand-800"
             >
