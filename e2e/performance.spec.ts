@@ -119,3 +119,31 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+test('no prerendered page prefetches a page rendered per request, whichever link comes into view', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  // A prefetch of such a page is a server render per page view, and it brought the form's client
+  // code into the first load of the page that links to it (the privacy policy, when the request
+  // form was prerendered).
+  const prefetched: string[] = [];
+  page.on('request', (request) => {
+    if (request.headers()['next-router-prefetch']) prefetched.push(new URL(request.url()).pathname);
+  });
+  const prerendered = pages.filter(({ path }) => !(onDemandPaths as string[]).includes(path));
+  for (const { path } of prerendered) {
+    await page.goto(path);
+    await expectHydrated(page, path);
+    // Scroll through the page so that every link is in view once (Next.js prefetches links in view).
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
+        window.scrollTo(0, y);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    });
+    await page.waitForLoadState('networkidle');
+  }
+  expect(prefetched.length).toBeGreaterThan(0);
+  expect(prefetched.filter((path) => (onDemandPaths as string[]).includes(path))).toEqual([]);
+});
