@@ -19,7 +19,6 @@ const ISLANDS = [
   'src/components/layout/nav-link.tsx',
   'src/components/layout/products-menu.tsx',
   'src/components/layout/scroll-to-top.tsx',
-  'src/components/layout/visit-beacon.tsx',
   'src/components/ui/reveal-observer.tsx',
 ];
 
