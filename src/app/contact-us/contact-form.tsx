@@ -1,14 +1,14 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import Link from 'next/link';
 import {
   useActionState,
   useEffect,
   useRef,
   useState,
+  useSyncExternalStore,
   type FormEvent,
-  type MouseEvent,
+  type ReactNode,
 } from 'react';
 import { CtaButton } from '@/components/ui/cta';
 import {
@@ -28,10 +28,15 @@ import { sendEnquiry } from './actions';
 import { proofPending, waitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
 import { catchFailedCall, type FailedCall } from './failed-call';
+import { useFirstInteraction } from './first-interaction';
 import { FormField } from './form-field';
 import { Honeypot } from './honeypot';
 
 const initialState: ContactFormState = { status: 'idle' };
+/** `useSyncExternalStore` arguments telling the server render (and hydration) from the browser's. */
+const noSubscription = () => () => undefined;
+const isClient = () => true;
+const isServer = () => false;
 
 /** Whether `field` is half the form's width in the registry. */
 function isHalfWidth(field: ContactField): boolean {
@@ -53,7 +58,10 @@ const formRows: readonly (readonly ContactField[])[] = contactFields.reduce<Cont
   [],
 );
 
-/** The proof-of-work widget, loaded in the browser only and only by this form (spam defence). */
+/**
+ * The proof-of-work widget (spam defence): its code (the widget and its worker, a chunk of their
+ * own) is fetched in the browser only, once the visitor starts to use the form.
+ */
 const AltchaProof = dynamic(() => import('./altcha-proof').then((module) => module.AltchaProof), {
   ssr: false,
 });
@@ -83,8 +91,8 @@ type ContactFormProps = {
   token: string | null;
   /** Subject to pre-fill (the demo subject when arriving from "Schedule a Demo"). */
   defaultSubject: string;
-  /** How long enquiries are kept, for the privacy notice (LEADS_RETENTION_DAYS). */
-  retentionDays: number;
+  /** The privacy notice above Submit (content only: rendered by the server). */
+  notice: ReactNode;
   /** Where the visitor came from, posted as hidden fields and kept with the lead. */
   context?: EnquiryContext;
 };
@@ -100,11 +108,14 @@ type ContactFormProps = {
  * a post the server refuses or the network loses is answered by a `role="alert"` message above
  * Submit, what was typed kept.
  */
-export function ContactForm({ token, defaultSubject, retentionDays, context }: ContactFormProps) {
+export function ContactForm({ token, defaultSubject, notice, context }: ContactFormProps) {
   const [state, formAction, actionPending] = useActionState(send, initialState);
   const [awaitingProof, setAwaitingProof] = useState(false);
   const pending = actionPending || awaitingProof;
   const formRef = useRef<HTMLFormElement>(null);
+  const touched = useFirstInteraction(formRef);
+  const hydrated = useSyncExternalStore(noSubscription, isClient, isServer);
+  const proofAwaited = useRef(false);
   const confirmationRef = useRef<HTMLHeadingElement>(null);
 
   const [tooLong, setTooLong] = useState<ContactErrors | null>(null);
@@ -124,27 +135,31 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
     target.scrollIntoView({ block: 'center' });
   }, [state, tooLong, firstInvalid]);
 
-  /** Refuses to send when a field is over its limit (a valid form is far below the body limit). */
-  const checkLengths = (event: FormEvent<HTMLFormElement>) => {
-    const over = overLimitFields(readValues(new FormData(event.currentTarget)));
-    const refused = Object.keys(over).length > 0;
-    if (refused) event.preventDefault();
-    setTooLong(refused ? over : null);
-  };
-
   /**
-   * A fast visitor (autofill) may press Submit while the widget still loads or solves its
-   * challenge: the post then waits for the proof (at most PROOF_WAIT_MS) instead of going
-   * without it (a fast post without a proof is quarantined).
+   * On submit: refuses to send when a field is over its limit (a valid form is far below the body
+   * limit). A fast visitor (autofill) may send before the widget's code has arrived or while it
+   * still solves its challenge: the post then waits for the proof (at most PROOF_WAIT_MS, the
+   * button showing "Sending…") and goes once it is settled, instead of going without it (a fast
+   * post without a proof is quarantined). Runs after the browser's own checks (required fields).
    */
-  const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
-    const form = event.currentTarget.form;
-    if (!form || !proofPending(form)) return;
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    const over = overLimitFields(readValues(new FormData(form)));
+    const refused = Object.keys(over).length > 0;
+    setTooLong(refused ? over : null);
+    if (refused) return event.preventDefault();
+    if (proofAwaited.current || !proofPending(form)) return;
     event.preventDefault();
     setAwaitingProof(true);
     void waitForProof(form, PROOF_WAIT_MS).then(() => {
       setAwaitingProof(false);
-      form.requestSubmit();
+      // The submit event below is dispatched synchronously: it alone skips the wait.
+      proofAwaited.current = true;
+      try {
+        form.requestSubmit();
+      } finally {
+        proofAwaited.current = false;
+      }
     });
   };
 
@@ -182,7 +197,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
         <form
           ref={formRef}
           action={formAction}
-          onSubmit={checkLengths}
+          onSubmit={submit}
           className="relative grid gap-2"
           aria-describedby="contact-required-note"
         >
@@ -209,24 +224,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
           {context && <VisitSourceFields initial={context} />}
           <Honeypot id="contact-xq" />
 
-          <p className="text-sm text-muted">
-            We use these details only to answer your enquiry, keep them for up to {retentionDays}{' '}
-            days and never share them for marketing. Read our{' '}
-            <Link
-              href="/privacy-policy"
-              className="font-medium text-brand-800 underline underline-offset-2"
-            >
-              Privacy Policy
-            </Link>{' '}
-            for your rights under India&apos;s Digital Personal Data Protection Act, 2023, and{' '}
-            <Link
-              href="/privacy-requests"
-              className="font-medium text-brand-800 underline underline-offset-2"
-            >
-              exercise them here
-            </Link>
-            .
-          </p>
+          {notice}
 
           {!currentToken && (
             <p className="rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-sm text-amber-900">
@@ -235,7 +233,13 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
             </p>
           )}
 
-          {currentToken && <AltchaProof key={currentToken} formToken={currentToken} />}
+          {currentToken && hydrated && (
+            // The widget's place is kept from hydration on: its arrival, on the first interaction,
+            // moves nothing under the visitor's pointer (Submit below it).
+            <div className="min-h-8">
+              {touched && <AltchaProof key={currentToken} formToken={currentToken} />}
+            </div>
+          )}
 
           {state.status === 'failed' && (
             <p
@@ -252,7 +256,6 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
               size="md"
               disabled={pending || !currentToken}
               aria-disabled={pending || !currentToken}
-              onClick={submitAfterProof}
             >
               {pending ? 'Sending…' : 'Submit'}
             </CtaButton>

@@ -6,6 +6,7 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { contactPageSettings, sourcePageOf, visitSourceOf } from '@/server/features/contact';
 import { ContactDetails } from './contact-details';
 import { ContactForm } from './contact-form';
+import { PrivacyNotice } from './privacy-notice';
 
 export const metadata = pageMetadata({
   title: 'Contact Us',
@@ -49,7 +50,7 @@ export default async function ContactPage({ searchParams }: ContactPageProps) {
           <ContactForm
             token={token}
             defaultSubject={subject === 'demo' ? demoSubject : ''}
-            retentionDays={retentionDays}
+            notice={<PrivacyNotice retentionDays={retentionDays} />}
             context={{ demoRequested: subject === 'demo', sourcePage, ...source }}
           />
         </section>
