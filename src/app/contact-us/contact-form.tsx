@@ -8,6 +8,7 @@ import {
   useState,
   useSyncExternalStore,
   type FormEvent,
+  type MouseEvent,
   type ReactNode,
 } from 'react';
 import { CtaButton } from '@/components/ui/cta';
@@ -115,7 +116,6 @@ export function ContactForm({ token, defaultSubject, notice, context }: ContactF
   const formRef = useRef<HTMLFormElement>(null);
   const touched = useFirstInteraction(formRef);
   const hydrated = useSyncExternalStore(noSubscription, isClient, isServer);
-  const proofAwaited = useRef(false);
   const confirmationRef = useRef<HTMLHeadingElement>(null);
 
   const [tooLong, setTooLong] = useState<ContactErrors | null>(null);
@@ -135,31 +135,30 @@ export function ContactForm({ token, defaultSubject, notice, context }: ContactF
     target.scrollIntoView({ block: 'center' });
   }, [state, tooLong, firstInvalid]);
 
-  /**
-   * On submit: refuses to send when a field is over its limit (a valid form is far below the body
-   * limit). A fast visitor (autofill) may send before the widget's code has arrived or while it
-   * still solves its challenge: the post then waits for the proof (at most PROOF_WAIT_MS, the
-   * button showing "Sending…") and goes once it is settled, instead of going without it (a fast
-   * post without a proof is quarantined). Runs after the browser's own checks (required fields).
-   */
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    const form = event.currentTarget;
-    const over = overLimitFields(readValues(new FormData(form)));
+  /** Refuses to send when a field is over its limit (a valid form is far below the body limit). */
+  const checkLengths = (event: FormEvent<HTMLFormElement>) => {
+    const over = overLimitFields(readValues(new FormData(event.currentTarget)));
     const refused = Object.keys(over).length > 0;
+    if (refused) event.preventDefault();
     setTooLong(refused ? over : null);
-    if (refused) return event.preventDefault();
-    if (proofAwaited.current || !proofPending(form)) return;
+  };
+
+  /**
+   * A fast visitor (autofill) may press Submit before the widget's code has arrived (it is fetched
+   * on the first interaction with the form) or while it still solves its challenge: the post then
+   * waits for the proof (at most PROOF_WAIT_MS, the button showing "Sending…") instead of going
+   * without it (a fast post without a proof is quarantined). Held at the click, before any submit
+   * event, so the widget's own submit handling never starts a second proof. A form the browser
+   * will refuse (a required field empty) is left to the browser at once.
+   */
+  const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
+    const form = event.currentTarget.form;
+    if (!form || !form.checkValidity() || !proofPending(form)) return;
     event.preventDefault();
     setAwaitingProof(true);
     void waitForProof(form, PROOF_WAIT_MS).then(() => {
       setAwaitingProof(false);
-      // The submit event below is dispatched synchronously: it alone skips the wait.
-      proofAwaited.current = true;
-      try {
-        form.requestSubmit();
-      } finally {
-        proofAwaited.current = false;
-      }
+      form.requestSubmit();
     });
   };
 
@@ -197,7 +196,7 @@ export function ContactForm({ token, defaultSubject, notice, context }: ContactF
         <form
           ref={formRef}
           action={formAction}
-          onSubmit={submit}
+          onSubmit={checkLengths}
           className="relative grid gap-2"
           aria-describedby="contact-required-note"
         >
@@ -256,6 +255,7 @@ export function ContactForm({ token, defaultSubject, notice, context }: ContactF
               size="md"
               disabled={pending || !currentToken}
               aria-disabled={pending || !currentToken}
+              onClick={submitAfterProof}
             >
               {pending ? 'Sending…' : 'Submit'}
             </CtaButton>
