@@ -6,7 +6,6 @@ import {
   useEffect,
   useRef,
   useState,
-  useSyncExternalStore,
   type FormEvent,
   type MouseEvent,
   type ReactNode,
@@ -34,10 +33,6 @@ import { FormField } from './form-field';
 import { Honeypot } from './honeypot';
 
 const initialState: ContactFormState = { status: 'idle' };
-/** `useSyncExternalStore` arguments telling the server render (and hydration) from the browser's. */
-const noSubscription = () => () => undefined;
-const isClient = () => true;
-const isServer = () => false;
 
 /** Whether `field` is half the form's width in the registry. */
 function isHalfWidth(field: ContactField): boolean {
@@ -115,7 +110,6 @@ export function ContactForm({ token, defaultSubject, notice, context }: ContactF
   const pending = actionPending || awaitingProof;
   const formRef = useRef<HTMLFormElement>(null);
   const touched = useFirstInteraction(formRef);
-  const hydrated = useSyncExternalStore(noSubscription, isClient, isServer);
   const confirmationRef = useRef<HTMLHeadingElement>(null);
 
   const [tooLong, setTooLong] = useState<ContactErrors | null>(null);
@@ -232,9 +226,10 @@ export function ContactForm({ token, defaultSubject, notice, context }: ContactF
             </p>
           )}
 
-          {currentToken && hydrated && (
-            // The widget's place is kept from hydration on: its arrival, on the first interaction,
-            // moves nothing under the visitor's pointer (Submit below it).
+          {currentToken && (
+            // The widget's place is in the server's HTML: neither hydration nor the widget's
+            // arrival on the first interaction moves Submit under the visitor's pointer (without
+            // JavaScript the place stays empty).
             <div className="min-h-8">
               {touched && <AltchaProof key={currentToken} formToken={currentToken} />}
             </div>
