@@ -25,7 +25,7 @@ import type { ContactErrors, ContactFormState } from '@/lib/contact-schema';
 import type { EnquiryContext } from '@/lib/enquiry-context';
 import { VisitSourceFields } from './visit-source-fields';
 import { sendEnquiry } from './actions';
-import { proofPending, waitForProof } from './await-proof';
+import { fieldsValid, proofPending, waitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
 import { catchFailedCall, type FailedCall } from './failed-call';
 import { useFirstInteraction } from './first-interaction';
@@ -142,12 +142,12 @@ export function ContactForm({ token, defaultSubject, notice, context }: ContactF
    * on the first interaction with the form) or while it still solves its challenge: the post then
    * waits for the proof (at most PROOF_WAIT_MS, the button showing "Sending…") instead of going
    * without it (a fast post without a proof is quarantined). Held at the click, before any submit
-   * event, so the widget's own submit handling never starts a second proof. A form the browser
-   * will refuse (a required field empty) is left to the browser at once.
+   * event, so the widget's own submit handling never starts a second proof. A form whose fields the
+   * browser will refuse (a required field empty) is left to the browser at once.
    */
   const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
     const form = event.currentTarget.form;
-    if (!form || !form.checkValidity() || !proofPending(form)) return;
+    if (!form || !fieldsValid(form) || !proofPending(form)) return;
     event.preventDefault();
     setAwaitingProof(true);
     void waitForProof(form, PROOF_WAIT_MS).then(() => {
