@@ -1,6 +1,6 @@
 import { backdateFormToken } from '../tests/support/form-token';
 import { E2E_METRICS_TOKEN } from '../tests/support/metrics-token';
-import { expect, test, type Page } from './fixtures';
+import { expect, expectHydrated, test, type Page } from './fixtures';
 
 /**
  * The contact form in a real browser, with JavaScript on and off: browser validation, server
@@ -95,17 +95,48 @@ test('keeps the honeypot away from autofill, the keyboard and screen readers', a
   await expect(page.getByRole('textbox', { name: /leave this blank/i })).toHaveCount(0);
 });
 
-test('loads the proof-of-work widget on the contact page only', async ({ page }) => {
+/** Code of the proof of work only: the widget's global (`$altcha`) and its worker's algorithm. */
+const PROOF_CODE = /\$altcha|PBKDF2/;
+
+/** Every script the browser context fetched, in order, with its body (workers' included). */
+function watchScripts(page: Page): Array<{ url: string; body: Promise<string> }> {
+  const scripts: Array<{ url: string; body: Promise<string> }> = [];
+  page.context().on('response', (response) => {
+    if (response.request().resourceType() === 'script' || /\.js(\?|$)/.test(response.url()))
+      scripts.push({ url: response.url(), body: response.text().catch(() => '') });
+  });
+  return scripts;
+}
+
+/** The URLs of the `scripts` whose body holds proof-of-work code. */
+async function proofScripts(scripts: Array<{ url: string; body: Promise<string> }>) {
+  const bodies = await Promise.all(scripts.map((script) => script.body));
+  return scripts.filter((_, i) => PROOF_CODE.test(bodies[i]!)).map((script) => script.url);
+}
+
+test('fetches the proof-of-work code on the contact page only, once the form is touched', async ({
+  page,
+}) => {
   const challenges: string[] = [];
   page.on('request', (request) => {
     if (request.url().includes('/api/altcha')) challenges.push(request.url());
   });
+  const scripts = watchScripts(page);
   await page.goto('/');
   await page.waitForLoadState('networkidle');
   expect(challenges).toEqual([]);
   await expect(page.locator('altcha-widget')).toHaveCount(0);
 
   await open(page);
+  await expectHydrated(page);
+  await page.waitForLoadState('networkidle');
+  const beforeTouch = scripts.length;
+  expect(beforeTouch).toBeGreaterThan(0);
+  expect(await proofScripts(scripts)).toEqual([]);
+  expect(challenges).toEqual([]);
+  await expect(page.locator('altcha-widget')).toHaveCount(0);
+
+  await page.getByLabel('First Name').focus();
   const proof = page.getByRole('checkbox', { name: 'Verified' });
   await expect(proof).toBeVisible({ timeout: 20_000 });
   await expect(proof).toBeChecked();
@@ -113,6 +144,46 @@ test('loads the proof-of-work widget on the contact page only', async ({ page })
     /^[A-Za-z0-9+/=]{40,}$/,
   );
   expect(challenges).toHaveLength(1);
+  // The widget's chunk and its worker (whose fetch the browser may report a moment later), both
+  // fetched after the first focus.
+  await expect.poll(async () => (await proofScripts(scripts)).length).toBeGreaterThanOrEqual(2);
+  const fetched = await proofScripts(scripts);
+  expect(scripts.findIndex((script) => fetched.includes(script.url))).toBeGreaterThanOrEqual(
+    beforeTouch,
+  );
+  console.log(
+    `${beforeTouch} scripts before the form was touched, none with the proof of work; after: ${fetched.map((url) => new URL(url).pathname).join(', ')}`,
+  );
+});
+
+test('a fast visitor on a slow connection: the submit waits for the late proof-of-work code', async ({
+  page,
+}) => {
+  // Each script of the proof of work (the widget's two chunks, then its worker, one after the
+  // other), and only they, arrives 1.5 s after it is asked for.
+  const DELAY_MS = 1_500;
+  await page.context().route('**/*.js', async (route) => {
+    const response = await route.fetch();
+    if (PROOF_CODE.test(await response.text()))
+      await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
+    await route.fulfill({ response });
+  });
+  await open(page);
+  await expectHydrated(page);
+  const started = Date.now();
+  await fill(page, visitor);
+  const posted = page.waitForRequest((request) => request.method() === 'POST');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('button', { name: 'Sending…' })).toBeDisabled();
+  const post = await posted;
+  const postedAfter = Date.now() - started;
+  await expect(page.getByTestId('enquiry-reference')).toHaveText(/^NH-[0-9A-Z]{10}$/, {
+    timeout: 30_000,
+  });
+  // Posted once, with the proof: the server takes it without the clock test.
+  expect(post.postData()).toMatch(/name="(?:_\d+_)?altcha"\r\n\r\n[A-Za-z0-9+/=]{40,}/);
+  expect(postedAfter).toBeGreaterThanOrEqual(DELAY_MS);
+  console.log(`filled and sent at once; posted with a proof ${postedAfter} ms after the first key`);
 });
 
 test.describe('with JavaScript', () => {
@@ -206,6 +277,19 @@ test.describe('without JavaScript', () => {
     await organization.fill(visitor.organization);
     await submitBackdated(page);
     await expect(page.getByRole('heading', { name: /enquiry has been received/ })).toBeVisible();
+    await expect(page.getByTestId('enquiry-reference')).toHaveText(/^NH-[0-9A-Z]{10}$/);
+  });
+
+  test('fills and sends the form at once: posted without a proof of work and answered', async ({
+    page,
+  }) => {
+    await open(page);
+    await fill(page, visitor);
+    const posted = page.waitForRequest((request) => request.method() === 'POST');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    // The server's clock test decides instead (tests/production/contact-fast-submit.test.ts reads
+    // the verdict); the visitor is answered as any other.
+    expect((await posted).postData()).not.toMatch(/name="altcha"/);
     await expect(page.getByTestId('enquiry-reference')).toHaveText(/^NH-[0-9A-Z]{10}$/);
   });
 });

@@ -13,12 +13,16 @@ import { logLines, startProductionServer, type ProductionServer } from '@test/ne
 /**
  * Fast submit: a visitor whose browser autofills the form and who presses Submit 1 s after the page
  * loaded is never told "thank you" for an enquiry that went nowhere. Real `next start`, real
- * Chromium (JavaScript on: the ALTCHA widget's proof is awaited and the lead delivered; off: the
- * post is quarantined for review), real PostgreSQL read directly, real SMTP. Every page must load
+ * Chromium (JavaScript on: the ALTCHA widget, fetched on the first interaction with the form, is
+ * awaited, also when its code arrives late, and the lead delivered; off: the post is quarantined
+ * for review), real PostgreSQL read directly, real SMTP. Every page must load
  * without a Content-Security-Policy violation.
  */
 
 const postgres = backends.find((backend) => backend.kind === 'postgres')!;
+
+/** Code of the proof of work only: the widget's global (`$altcha`) and its worker's algorithm. */
+const PROOF_CODE = /\$altcha|PBKDF2/;
 
 const visitor = {
   firstName: 'Asha',
@@ -128,6 +132,32 @@ describe.skipIf(postgres.skipReason)(
       expect(
         smtp.received.filter((mail) => mail.parsed.subject?.includes(visit.reference)),
       ).toHaveLength(1);
+      expect(violations).toEqual([]);
+      await context.close();
+    });
+
+    it('with JavaScript on a slow connection: the proof-of-work code arrives late, the submit waits for it', async () => {
+      const { context, violations } = await newContext(true, '10.9.0.3');
+      // Each script of the proof of work (the widget's two chunks, then its worker, one after the
+      // other) arrives 1.5 s after it is asked for, as on a slow link; everything else at once.
+      const DELAY_MS = 1_500;
+      await context.route('**/_next/static/**/*.js', async (route) => {
+        const response = await route.fetch();
+        if (PROOF_CODE.test(await response.text()))
+          await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
+        await route.fulfill({ response });
+      });
+      const visit = await fastVisit(context);
+      const [row] = await database.db
+        .select()
+        .from(leads)
+        .where(eq(leads.reference, visit.reference));
+      console.log(
+        `JS on, proof code ${DELAY_MS} ms late: Submit pressed ${visit.submittedAfter} ms after load, posted ${visit.withProof ? 'with' : 'WITHOUT'} a proof at ${visit.postedAfter} ms, confirmation at ${visit.answeredAfter} ms; stored as ${row?.verdict} (${row?.spamReason ?? 'no bot signal'})`,
+      );
+      expect(visit.postedAfter).toBeGreaterThanOrEqual(DELAY_MS);
+      expect(visit.withProof).toBe(true);
+      expect(row).toMatchObject({ verdict: 'lead', spamReason: null });
       expect(violations).toEqual([]);
       await context.close();
     });

@@ -143,8 +143,12 @@ describe('demo booking in Chromium, New York, with and without JavaScript', () =
       const found: string[] = [];
       let start: string;
       if (javaScript) {
-        // The picker replaces the plain form once its chunk, fetched only now, has loaded.
+        // The picker replaces the plain form once its chunk, fetched only on the first interaction
+        // with the booking form (here the keyboard reaching its first time), has loaded.
         const grid = page.getByRole('grid');
+        await page.waitForLoadState('networkidle');
+        expect(await grid.count()).toBe(0);
+        await page.locator('input[name="start"]').first().focus();
         await grid.waitFor({ timeout: 30_000 });
         const bodies = await Promise.all(scripts.map(async (script) => script.body));
         const before = bodies.slice(0, firstLoad).filter((body) => PICKER_CODE.test(body));

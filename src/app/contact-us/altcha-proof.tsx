@@ -1,20 +1,21 @@
 'use client';
 
 import 'altcha/altcha.css';
+// Defines <altcha-widget>. Imported statically so that the forms' one dynamic import of this
+// module fetches the widget's code in one go (no second round trip from an effect); the forms
+// never render this module on the server.
+import 'altcha/external';
 import type { AltchaWidgetElement } from 'altcha/types/generic';
 import type {} from 'altcha/types/react';
 import { useEffect, useRef } from 'react';
 import { proofAlgorithm, proofField } from '@/lib/proof-of-work';
 
-/** Registers the self-hosted PBKDF2 worker (a same-origin file: no blob: worker, no eval). */
-async function loadWidget(): Promise<void> {
-  await import('altcha/external');
-  globalThis.$altcha.algorithms.set(
-    proofAlgorithm,
-    () =>
-      new Worker(new URL('../../../node_modules/altcha/dist/workers/pbkdf2.js', import.meta.url)),
-  );
-}
+// The self-hosted PBKDF2 worker (a same-origin file: no blob: worker, no eval), registered as
+// this module loads, before any widget of it can start a proof.
+globalThis.$altcha.algorithms.set(
+  proofAlgorithm,
+  () => new Worker(new URL('../../../node_modules/altcha/dist/workers/pbkdf2.js', import.meta.url)),
+);
 
 type AltchaProofProps = {
   /** The form's signed token: the challenge is issued for this form only. */
@@ -33,8 +34,8 @@ export function AltchaProof({ formToken }: AltchaProofProps) {
   const ref = useRef<AltchaWidgetElement>(null);
   useEffect(() => {
     let cancelled = false;
-    loadWidget()
-      .then(() => customElements.whenDefined('altcha-widget'))
+    customElements
+      .whenDefined('altcha-widget')
       .then(() => {
         // Solve while the visitor types; 'onsubmit' keeps the checkbox optional, so a failed
         // proof never blocks the form (the server then falls back to the clock test).

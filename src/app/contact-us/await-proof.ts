@@ -43,3 +43,18 @@ export async function waitForProof(form: HTMLFormElement, timeoutMs: number): Pr
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
+
+/**
+ * Whether the browser will accept `form`'s own fields (required ones filled, lengths and types
+ * right), leaving out the widget's checkbox: it is required while the proof is being solved and
+ * ticked by the proof itself. A submit the browser will refuse is left to its message at once
+ * instead of being held for the proof.
+ */
+export function fieldsValid(form: HTMLFormElement): boolean {
+  return [...form.elements].every(
+    (element) =>
+      element.closest('altcha-widget') !== null ||
+      !(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) ||
+      element.checkValidity(),
+  );
+}

@@ -19,9 +19,7 @@ function controlOf(form: HTMLElement, field: ContactField) {
 
 describe('ContactForm, built from the field registry', () => {
   it('shows a labelled control for every field, in registry order, as the registry defines it', () => {
-    const { container } = render(
-      <ContactForm token="token" defaultSubject="" retentionDays={365} />,
-    );
+    const { container } = render(<ContactForm token="token" defaultSubject="" notice={null} />);
     const names = [...container.querySelectorAll('input, textarea')]
       .map((control) => control.getAttribute('name'))
       .filter((name) => (contactFields as readonly (string | null)[]).includes(name));
@@ -45,9 +43,7 @@ describe('ContactForm, built from the field registry', () => {
   });
 
   it('sets two consecutive half-width fields side by side and every other field on a row', () => {
-    const { container } = render(
-      <ContactForm token="token" defaultSubject="" retentionDays={365} />,
-    );
+    const { container } = render(<ContactForm token="token" defaultSubject="" notice={null} />);
     const form = container.querySelector('form')!;
     const rows = [...form.children]
       .map((row) =>

@@ -1,7 +1,6 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import Link from 'next/link';
 import {
   useActionState,
   useEffect,
@@ -25,9 +24,10 @@ import {
 import type { ContactErrors, ContactFormState } from '@/lib/contact-schema';
 import type { EnquiryContext } from '@/lib/enquiry-context';
 import { sendEnquiry } from './actions';
-import { proofPending, waitForProof } from './await-proof';
+import { fieldsValid, proofPending, waitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
 import { catchFailedCall, type FailedCall } from './failed-call';
+import { useFirstInteraction } from './first-interaction';
 import { FormField } from './form-field';
 import { Honeypot } from './honeypot';
 
@@ -53,7 +53,10 @@ const formRows: readonly (readonly ContactField[])[] = contactFields.reduce<Cont
   [],
 );
 
-/** The proof-of-work widget, loaded in the browser only and only by this form (spam defence). */
+/**
+ * The proof-of-work widget (spam defence): its code (the widget and its worker, a chunk of their
+ * own) is fetched in the browser only, once the visitor starts to use the form.
+ */
 const AltchaProof = dynamic(() => import('./altcha-proof').then((module) => module.AltchaProof), {
   ssr: false,
 });
@@ -83,8 +86,8 @@ type ContactFormProps = {
   token: string | null;
   /** Subject to pre-fill (the demo subject when arriving from "Schedule a Demo"). */
   defaultSubject: string;
-  /** How long enquiries are kept, for the privacy notice (LEADS_RETENTION_DAYS). */
-  retentionDays: number;
+  /** The privacy notice above Submit (content only: rendered by the server). */
+  notice: ReactNode;
   /** Where the visitor came from, posted as hidden fields and kept with the lead. */
   context?: EnquiryContext;
   /** The visit's source as hidden fields (<VisitSourceFields>, rendered on the server). */
@@ -105,7 +108,7 @@ type ContactFormProps = {
 export function ContactForm({
   token,
   defaultSubject,
-  retentionDays,
+  notice,
   context,
   sourceFields,
 }: ContactFormProps) {
@@ -113,6 +116,7 @@ export function ContactForm({
   const [awaitingProof, setAwaitingProof] = useState(false);
   const pending = actionPending || awaitingProof;
   const formRef = useRef<HTMLFormElement>(null);
+  const touched = useFirstInteraction(formRef);
   const confirmationRef = useRef<HTMLHeadingElement>(null);
 
   const [tooLong, setTooLong] = useState<ContactErrors | null>(null);
@@ -141,13 +145,16 @@ export function ContactForm({
   };
 
   /**
-   * A fast visitor (autofill) may press Submit while the widget still loads or solves its
-   * challenge: the post then waits for the proof (at most PROOF_WAIT_MS) instead of going
-   * without it (a fast post without a proof is quarantined).
+   * A fast visitor (autofill) may press Submit before the widget's code has arrived (it is fetched
+   * on the first interaction with the form) or while it still solves its challenge: the post then
+   * waits for the proof (at most PROOF_WAIT_MS, the button showing "Sending…") instead of going
+   * without it (a fast post without a proof is quarantined). Held at the click, before any submit
+   * event, so the widget's own submit handling never starts a second proof. A form whose fields the
+   * browser will refuse (a required field empty) is left to the browser at once.
    */
   const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
     const form = event.currentTarget.form;
-    if (!form || !proofPending(form)) return;
+    if (!form || !fieldsValid(form) || !proofPending(form)) return;
     event.preventDefault();
     setAwaitingProof(true);
     void waitForProof(form, PROOF_WAIT_MS).then(() => {
@@ -217,24 +224,7 @@ export function ContactForm({
           {sourceFields}
           <Honeypot id="contact-xq" />
 
-          <p className="text-sm text-muted">
-            We use these details only to answer your enquiry, keep them for up to {retentionDays}{' '}
-            days and never share them for marketing. Read our{' '}
-            <Link
-              href="/privacy-policy"
-              className="font-medium text-brand-800 underline underline-offset-2"
-            >
-              Privacy Policy
-            </Link>{' '}
-            for your rights under India&apos;s Digital Personal Data Protection Act, 2023, and{' '}
-            <Link
-              href="/privacy-requests"
-              className="font-medium text-brand-800 underline underline-offset-2"
-            >
-              exercise them here
-            </Link>
-            .
-          </p>
+          {notice}
 
           {!currentToken && (
             <p className="rounded border border-amber-700 bg-amber-50 px-2 py-1.5 text-sm text-amber-900">
@@ -243,7 +233,14 @@ export function ContactForm({
             </p>
           )}
 
-          {currentToken && <AltchaProof key={currentToken} formToken={currentToken} />}
+          {currentToken && (
+            // The widget's place is in the server's HTML: neither hydration nor the widget's
+            // arrival on the first interaction moves Submit under the visitor's pointer (without
+            // JavaScript the place stays empty).
+            <div className="min-h-8">
+              {touched && <AltchaProof key={currentToken} formToken={currentToken} />}
+            </div>
+          )}
 
           {state.status === 'failed' && (
             <p

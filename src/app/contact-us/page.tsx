@@ -6,6 +6,7 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { contactPageSettings, sourcePageOf, visitSourceOf } from '@/server/features/contact';
 import { ContactDetails } from './contact-details';
 import { ContactForm } from './contact-form';
+import { PrivacyNotice } from './privacy-notice';
 import { VisitSourceFields } from './visit-source-fields';
 
 export const metadata = pageMetadata({
@@ -50,7 +51,7 @@ export default async function ContactPage({ searchParams }: ContactPageProps) {
           <ContactForm
             token={token}
             defaultSubject={subject === 'demo' ? demoSubject : ''}
-            retentionDays={retentionDays}
+            notice={<PrivacyNotice retentionDays={retentionDays} />}
             context={{ demoRequested: subject === 'demo', sourcePage, ...source }}
             sourceFields={<VisitSourceFields source={source} />}
           />

@@ -1,0 +1,178 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
+import { bookTime, demoServerEnv, requestDemo, watchCspViolations } from '@test/demo-booking';
+import { startProductionServer, type ProductionServer } from '@test/next-server';
+import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
+
+/**
+ * The contact form's proof of work and the booking picker are fetched on the first interaction
+ * with their form, not with the page: real `npm start` build, real Chromium. Prints each page's
+ * first-load script as the browser received it (the network log's encoded body sizes: brotli from
+ * `npm start`) and what the first interaction fetched.
+ */
+
+/** Code of the proof of work only: the widget's global (`$altcha`) and its worker's algorithm. */
+const PROOF_CODE = /\$altcha|PBKDF2/;
+/** Code of the booking picker only: react-day-picker's class prefix and the picker's own label. */
+const PICKER_CODE = /rdp-|Choose a day/;
+
+type Script = { path: string; bytes: number; body: string };
+
+/** Every script `context` fetched so far, in order, with its encoded size and its body. */
+function watchScripts(context: BrowserContext): () => Promise<Script[]> {
+  const pending: Array<Promise<Script>> = [];
+  context.on('response', (response) => {
+    const url = new URL(response.url());
+    if (response.request().resourceType() !== 'script' && !url.pathname.endsWith('.js')) return;
+    pending.push(
+      (async () => {
+        const body = await response.text().catch(() => '');
+        const { responseBodySize } = await response.request().sizes();
+        return { path: url.pathname, bytes: responseBodySize, body };
+      })(),
+    );
+  });
+  return () => Promise.all(pending);
+}
+
+/** The scripts' size in KiB as received, each file once (a repeated fetch served from cache is 0). */
+const kib = (scripts: Script[]) => {
+  const bytes = new Map<string, number>();
+  for (const { path, bytes: size } of scripts)
+    bytes.set(path, Math.max(bytes.get(path) ?? 0, size));
+  return ([...bytes.values()].reduce((sum, size) => sum + size, 0) / 1024).toFixed(1);
+};
+
+/**
+ * What `scripts` the page fetched before any interaction, printed: those its HTML names (`html`) and
+ * those fetched later (dynamic imports started by hydration, chunks of prefetched routes).
+ */
+function report(label: string, html: string, scripts: Script[]) {
+  const named = new Set(html.match(/\/_next\/static\/chunks\/[^"'\\\s)]+?\.js/g));
+  const own = scripts.filter((script) => named.has(script.path));
+  const later = scripts.filter((script) => !named.has(script.path));
+  const list = (group: Script[]) =>
+    group.map((s) => `${s.path.split('/').at(-1)} ${Math.max(0, s.bytes)}`).join(', ');
+  console.log(
+    `${label} before any interaction: ${kib(scripts)} KiB of script as received; the HTML's ${own.length} scripts ${kib(own)} KiB (${list(own)}); fetched later ${kib(later)} KiB (${list(later)})`,
+  );
+}
+
+/**
+ * Waits until React has hydrated the page and the network has been idle, then 3 s more: what
+ * hydration starts (a dynamic import in an effect) may come after the first idle moment.
+ */
+async function settle(page: Page) {
+  await page.waitForFunction(() =>
+    Object.keys(document.body).some((key) => key.startsWith('__react')),
+  );
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(3_000);
+  await page.waitForLoadState('networkidle');
+}
+
+describe('the forms fetch their heavy code on the first interaction (next start, Chromium)', () => {
+  let smtp: TestSmtpServer;
+  let server: ProductionServer;
+  let dataDir: string;
+  let browser: Browser;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-lazy-'));
+    server = await startProductionServer({
+      env: demoServerEnv(dataDir, smtp.url, 20),
+      readyPath: '/api/health',
+    });
+    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('/contact-us: no proof-of-work code until the form is focused', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const violations = await watchCspViolations(context);
+    const scripts = watchScripts(context);
+    const challenges: string[] = [];
+    context.on('request', (request) => {
+      if (request.url().includes('/api/altcha')) challenges.push(request.url());
+    });
+    const page = await context.newPage();
+    const html = await (await page.goto(`${server.url}/contact-us`))!.text();
+    await settle(page);
+    const firstLoad = await scripts();
+    report('/contact-us', html, firstLoad);
+    expect(firstLoad.filter((script) => PROOF_CODE.test(script.body)).map((s) => s.path)).toEqual(
+      [],
+    );
+    expect(challenges).toEqual([]);
+
+    await page.getByLabel('First Name').focus();
+    await page.getByRole('checkbox', { name: 'Verified' }).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('input[name="altcha"]')?.value,
+      undefined,
+      { timeout: 30_000 },
+    );
+    // The widget's chunk and its worker (whose fetch the browser may report a moment later).
+    const proofFetched = async () =>
+      (await scripts()).slice(firstLoad.length).filter((script) => PROOF_CODE.test(script.body));
+    await expect.poll(async () => (await proofFetched()).length).toBeGreaterThanOrEqual(2);
+    const later = (await scripts()).slice(firstLoad.length);
+    const proof = await proofFetched();
+    console.log(
+      `/contact-us on the first focus: ${new Set(later.map((s) => s.path)).size} scripts, ${kib(later)} KiB (proof of work: ${proof.map((s) => `${s.path.split('/').at(-1)} ${Math.max(0, s.bytes)}`).join(', ')}); ${challenges.length} challenge`,
+    );
+    expect(challenges).toHaveLength(1);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('/contact-us/demo: no picker code until the booking form is touched', async () => {
+    // A demo request without JavaScript, then a post without a valid time: the booking cookie is
+    // set and /contact-us/demo offers the times again.
+    const step = await requestDemo(server.url, { email: 'lazy-picker@clinic.example' });
+    const answer = await bookTime(server.url, step, 'not-a-time');
+    const cookie = answer.headers.get('set-cookie')?.split(';')[0];
+    expect(answer.status).toBe(303);
+    expect(cookie).toBeDefined();
+    const [name, value] = [cookie!.slice(0, cookie!.indexOf('=')), cookie!.split('=')[1]!];
+
+    const context = await browser.newContext({
+      timezoneId: 'America/New_York',
+      viewport: { width: 1280, height: 900 },
+    });
+    await context.addCookies([{ name, value, url: `${server.url}/contact-us/demo` }]);
+    const violations = await watchCspViolations(context);
+    const scripts = watchScripts(context);
+    const page = await context.newPage();
+    const html = await (await page.goto(`${server.url}/contact-us/demo`))!.text();
+    await settle(page);
+    const firstLoad = await scripts();
+    report('/contact-us/demo', html, firstLoad);
+    expect(firstLoad.filter((script) => PICKER_CODE.test(script.body)).map((s) => s.path)).toEqual(
+      [],
+    );
+    // The plain form, in the provider's zone, until then.
+    expect(await page.getByRole('grid').count()).toBe(0);
+    expect(await page.locator('input[name="start"]').count()).toBeGreaterThan(0);
+
+    await page.locator('input[name="start"]').first().focus();
+    await page.getByRole('grid').waitFor({ timeout: 30_000 });
+    const later = (await scripts()).slice(firstLoad.length);
+    const picker = later.filter((script) => PICKER_CODE.test(script.body));
+    console.log(
+      `/contact-us/demo on the first focus: ${new Set(later.map((s) => s.path)).size} scripts, ${kib(later)} KiB (picker: ${picker.map((s) => `${s.path.split('/').at(-1)} ${Math.max(0, s.bytes)}`).join(', ')})`,
+    );
+    expect(picker.length).toBeGreaterThan(0);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+});
