@@ -159,7 +159,15 @@ export function ContactForm({
     setAwaitingProof(true);
     void waitForProof(form, PROOF_WAIT_MS).then(() => {
       setAwaitingProof(false);
-      form.requestSubmit();
+      // Past the wait the widget may still be solving, its checkbox then required: the browser
+      // would refuse the post. The fields passed at the click, and the server checks all again.
+      const skipChecks = proofPending(form);
+      form.noValidate = skipChecks;
+      try {
+        form.requestSubmit();
+      } finally {
+        if (skipChecks) form.noValidate = false;
+      }
     });
   };
 
