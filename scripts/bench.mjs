@@ -8,6 +8,7 @@
 //    HTTPS and HTTP/2 (the site through a TLS edge in front of the instance);
 //  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate;
 //  - the console's sign-in answer for an operator and a stranger, with a relay taking 1 s a mail.
+//  - page-view beacons a second on PGlite and PostgreSQL (scripts/bench/beacons.mjs).
 // Writes bench-results/latest.json; exits 1 when a budget is missed.
 // Options: --skip-build (reuse .next-bench), --runs N, --only /path[,/path], --no-empty, --no-load,
 // --no-observed (skip the runs with applied throttling),
@@ -160,7 +161,16 @@ async function measureBeaconFigures(server) {
     postgres.stop();
   }
   printTable(
-    ['database', 'asked/s', 'beacons/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'counted'],
+    [
+      'database',
+      'asked/s',
+      'beacons/s',
+      'p50 ms',
+      'p99 ms',
+      'non-2xx',
+      'errors',
+      'counted/answered/sent',
+    ],
     Object.entries(results.beacons).map(([database, b]) => [
       database,
       b.asked,
@@ -169,7 +179,7 @@ async function measureBeaconFigures(server) {
       fmt(b.latencyP99Ms),
       b.non2xx,
       b.errors,
-      `${b.counted}/${b.answered204}`,
+      `${b.counted}/${b.answered204}/${b.sent}`,
     ]),
   );
 }

@@ -66,7 +66,8 @@ export async function measureBeacons(url, { rate = BEACON_RATE, seconds = BEACON
   return {
     asked: rate,
     beaconsPerSecond: result['2xx'] / seconds,
-    total: result.requests.total,
+    // Requests started; those still in flight when the time is up are counted but not answered.
+    sent: n,
     answered204: result['2xx'],
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
@@ -98,7 +99,8 @@ async function countedViews(config) {
 export async function beaconsWithCounts(url, dbConfig) {
   const before = await countedViews(dbConfig);
   const measured = await measureBeacons(url);
-  // Until every answered beacon is in the counts, or SETTLE_MS (then the difference is reported).
+  // Until every answered beacon is in the counts, or SETTLE_MS (then the difference is reported);
+  // a few more may be, sent before the time was up and answered after autocannon stopped.
   let counted = (await countedViews(dbConfig)) - before;
   for (const end = Date.now() + SETTLE_MS; counted < measured.answered204 && Date.now() < end;) {
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -198,16 +200,19 @@ export async function beaconsOnPostgres(repo, { adminUrl, distDir, port }) {
 }
 
 /**
- * What the beacon figures miss: PostgreSQL under BEACON_BUDGET a second, and on either database
- * an answer other than 204, a failed request, or counted views that differ from the beacons
- * answered.
+ * What the beacon figures miss: on either database an answer other than 204, or counts that lost
+ * an answered beacon or exceed the beacons sent; on PostgreSQL also a failed request (a timeout)
+ * or a rate under BEACON_BUDGET. PGlite's rate and timeouts are reported, not judged.
  */
 export function beaconMisses(beacons) {
   const misses = [];
   for (const [database, b] of Object.entries(beacons)) {
-    if (b.non2xx || b.errors) misses.push(`${database}: ${b.non2xx} non-2xx, ${b.errors} errors`);
-    if (b.counted !== b.answered204)
-      misses.push(`${database}: ${b.counted} views counted of ${b.answered204} beacons answered`);
+    if (b.non2xx) misses.push(`${database}: ${b.non2xx} answers other than 204`);
+    if (database === 'postgres' && b.errors) misses.push(`${database}: ${b.errors} errors`);
+    if (!(b.counted >= b.answered204 && b.counted <= b.sent))
+      misses.push(
+        `${database}: ${b.counted} views counted for ${b.answered204} beacons answered of ${b.sent} sent`,
+      );
   }
   if (beacons.postgres && !(beacons.postgres.beaconsPerSecond >= BEACON_BUDGET))
     misses.push(
