@@ -26,9 +26,10 @@ const CHROME =
 const PATHS = ['/', '/about-us', '/contact-us', '/products/0'];
 
 /**
- * Sends `rate` beacons a second for `seconds` to the instance at `url` (which must run with
- * TRUST_PROXY=1), from a new client address each, and returns the rate reached (answered
- * beacons over the seconds), latencies and every answer that was not 204 or failed.
+ * Sends `rate` beacons a second, `rate` x `seconds` in all, to the instance at `url` (which must
+ * run with TRUST_PROXY=1), from a new client address each, waits for every answer, and returns
+ * the rate reached (beacons answered 204 over the time from the first request to the last
+ * answer), that time, latencies and every answer that was not 204 or failed.
  */
 export async function measureBeacons(url, { rate = BEACON_RATE, seconds = BEACON_SECONDS } = {}) {
   let n = 0;
@@ -37,7 +38,7 @@ export async function measureBeacons(url, { rate = BEACON_RATE, seconds = BEACON
     // Enough connections that a slow answer never holds the rate below what is asked.
     connections: 100,
     overallRate: rate,
-    duration: seconds,
+    amount: rate * seconds,
     requests: [
       {
         method: 'POST',
@@ -65,8 +66,8 @@ export async function measureBeacons(url, { rate = BEACON_RATE, seconds = BEACON
   });
   return {
     asked: rate,
-    beaconsPerSecond: result['2xx'] / seconds,
-    // Requests started; those still in flight when the time is up are counted but not answered.
+    beaconsPerSecond: result['2xx'] / result.duration,
+    seconds: result.duration,
     sent: n,
     answered204: result['2xx'],
     latencyP50Ms: result.latency.p50,
@@ -99,8 +100,7 @@ async function countedViews(config) {
 export async function beaconsWithCounts(url, dbConfig) {
   const before = await countedViews(dbConfig);
   const measured = await measureBeacons(url);
-  // Until every answered beacon is in the counts, or SETTLE_MS (then the difference is reported);
-  // a few more may be, sent before the time was up and answered after autocannon stopped.
+  // Until every answered beacon is in the counts, or SETTLE_MS (then the difference is reported).
   let counted = (await countedViews(dbConfig)) - before;
   for (const end = Date.now() + SETTLE_MS; counted < measured.answered204 && Date.now() < end;) {
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -200,23 +200,27 @@ export async function beaconsOnPostgres(repo, { adminUrl, distDir, port }) {
 }
 
 /**
- * What the beacon figures miss: on either database an answer other than 204, or counts that lost
- * an answered beacon or exceed the beacons sent; on PostgreSQL also a failed request (a timeout)
- * or a rate under BEACON_BUDGET. PGlite's rate and timeouts are reported, not judged.
+ * What the beacon figures miss: on either database an answer other than 204, or counts other than
+ * the beacons answered; on PostgreSQL also a failed request (a timeout), or a run that did not keep
+ * pace with BEACON_BUDGET a second: its last answer more than 2% after the planned seconds (at
+ * 500/s for 10 s, 0.2 s: an instance that falls behind builds a queue that only grows). The
+ * figure printed, answers over the whole time, stays a little under the rate asked even then: the
+ * last answer's latency is in it. PGlite's rate and timeouts are reported, not judged.
  */
 export function beaconMisses(beacons) {
   const misses = [];
   for (const [database, b] of Object.entries(beacons)) {
     if (b.non2xx) misses.push(`${database}: ${b.non2xx} answers other than 204`);
     if (database === 'postgres' && b.errors) misses.push(`${database}: ${b.errors} errors`);
-    if (!(b.counted >= b.answered204 && b.counted <= b.sent))
-      misses.push(
-        `${database}: ${b.counted} views counted for ${b.answered204} beacons answered of ${b.sent} sent`,
-      );
+    if (b.counted !== b.answered204)
+      misses.push(`${database}: ${b.counted} views counted for ${b.answered204} beacons answered`);
   }
-  if (beacons.postgres && !(beacons.postgres.beaconsPerSecond >= BEACON_BUDGET))
+  const postgres = beacons.postgres;
+  const planned = BEACON_SECONDS;
+  if (postgres && !(postgres.asked >= BEACON_BUDGET && postgres.seconds <= planned * 1.02))
     misses.push(
-      `postgres: ${beacons.postgres.beaconsPerSecond.toFixed(0)} beacons/s < ${BEACON_BUDGET}`,
+      `postgres: ${postgres.sent} beacons asked at ${postgres.asked}/s took ${postgres.seconds.toFixed(2)} s ` +
+        `(${postgres.beaconsPerSecond.toFixed(0)}/s); ${BEACON_BUDGET}/s for ${BEACON_SECONDS} s must end within ${(planned * 1.02).toFixed(1)} s`,
     );
   return misses;
 }
