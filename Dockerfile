@@ -46,5 +46,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # tini is PID 1: it forwards SIGTERM to node (graceful shutdown) and reaps zombies.
+# serve/start.mjs (scripts/serve/, copied by the build) runs Next.js's server.js inside the wrapper
+# `npm start` uses: brotli, and pages rendered per request load their scripts after `load`.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "server.js"]
+CMD ["node", "serve/start.mjs"]

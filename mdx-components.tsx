@@ -2,6 +2,7 @@ import type { MDXComponents } from 'mdx/types';
 import Link from 'next/link';
 import { PostalAddress } from '@/components/ui/postal-address';
 import { emailHref, site } from '@/content/site';
+import { linkPrefetch } from '@/lib/link-prefetch';
 import { cn } from '@/lib/utils';
 
 /** Link style of running text: the accent green (AA on white), always underlined. */
@@ -10,13 +11,14 @@ const linkClass =
 
 /**
  * A link in MDX text. Site-internal paths (`/…`, `#…`) go through `next/link` for client-side
- * navigation; `mailto:`, `tel:` and external addresses stay plain anchors.
+ * navigation (not prefetched when the page is rendered per request: `linkPrefetch`); `mailto:`,
+ * `tel:` and external addresses stay plain anchors.
  */
 function MdxLink({ href = '', className, children, ...props }: React.ComponentProps<'a'>) {
   const classes = cn(linkClass, className);
   if (href.startsWith('/') && !href.startsWith('//')) {
     return (
-      <Link href={href} className={classes} {...props}>
+      <Link href={href} prefetch={linkPrefetch(href)} className={classes} {...props}>
         {children}
       </Link>
     );

@@ -3,20 +3,21 @@ import { moduleTitles, pages } from './routes';
 import { onDemandPaths } from '../src/content/routes';
 
 /**
- * The speed budget's browser side (docs/performance.md, DESIGN.md §14): a prerendered page asks for
- * no script before it has loaded (scripts/build/defer-scripts.ts) and still hydrates; the
- * navigation, the product tabs and the contact form work with JavaScript on and off.
+ * The speed budget's browser side (docs/performance.md, DESIGN.md §14): every page asks for no
+ * script before it has loaded (prerendered pages: scripts/build/defer-scripts.ts; pages rendered
+ * per request: the server's rewrite, scripts/serve/deferred-html.mjs) and still hydrates; the visit
+ * beacon goes after `load`, and again on a client-side navigation; the navigation, the product tabs
+ * and the forms work with JavaScript on and off.
  */
 
 const isMobile = (name: string) => name === 'mobile';
 
-/** Pages rendered per request keep Next.js's own script tags (no build step sees them). */
-const prerendered = pages.filter(({ path }) => !(onDemandPaths as string[]).includes(path));
-
 test('no script is requested before the page has loaded; the page then hydrates', async ({
   page,
 }) => {
-  for (const { path } of prerendered) {
+  const onDemand = pages.filter(({ path }) => (onDemandPaths as string[]).includes(path));
+  expect(onDemand.length).toBeGreaterThan(0);
+  for (const { path } of pages) {
     await page.goto(path);
     await expectHydrated(page);
     const timing = await page.evaluate(() => {
@@ -31,6 +32,38 @@ test('no script is requested before the page has loaded; the page then hydrates'
     expect(timing.scripts.length, path).toBeGreaterThan(0);
     expect(Math.min(...timing.scripts), path).toBeGreaterThanOrEqual(timing.loaded);
   }
+});
+
+test('the visit beacon goes after load, never before, and on each client-side navigation', async ({
+  page,
+}) => {
+  const beacons: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/v') && request.method() === 'POST')
+      beacons.push(JSON.parse(request.postData() ?? '{}').path);
+  });
+  await page.goto('/?utm_campaign=e2e');
+  await expectHydrated(page);
+  await expect.poll(() => beacons).toEqual(['/']);
+  const timing = await page.evaluate(() => {
+    const [navigation] = performance.getEntriesByType(
+      'navigation',
+    ) as PerformanceNavigationTiming[];
+    const sent = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((entry) => entry.name.endsWith('/api/v'))
+      .map((entry) => entry.startTime);
+    return { loaded: navigation!.loadEventEnd, sent };
+  });
+  expect(timing.sent).toHaveLength(1);
+  expect(timing.sent[0]).toBeGreaterThanOrEqual(timing.loaded);
+  // A client-side navigation (Next.js's router: history.pushState), then back (popstate).
+  await page.getByRole('contentinfo').getByRole('link', { name: 'About Us' }).first().click();
+  await expect(page).toHaveURL(/\/about-us$/);
+  await expect.poll(() => beacons).toEqual(['/', '/about-us']);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/\?utm_campaign=e2e$/);
+  await expect.poll(() => beacons).toEqual(['/', '/about-us', '/']);
+  expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
 });
 
 for (const javaScriptEnabled of [true, false]) {
@@ -86,3 +119,31 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+test('no prerendered page prefetches a page rendered per request, whichever link comes into view', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  // A prefetch of such a page is a server render per page view, and it brought the form's client
+  // code into the first load of the page that links to it (the privacy policy, when the request
+  // form was prerendered).
+  const prefetched: string[] = [];
+  page.on('request', (request) => {
+    if (request.headers()['next-router-prefetch']) prefetched.push(new URL(request.url()).pathname);
+  });
+  const prerendered = pages.filter(({ path }) => !(onDemandPaths as string[]).includes(path));
+  for (const { path } of prerendered) {
+    await page.goto(path);
+    await expectHydrated(page, path);
+    // Scroll through the page so that every link is in view once (Next.js prefetches links in view).
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
+        window.scrollTo(0, y);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    });
+    await page.waitForLoadState('networkidle');
+  }
+  expect(prefetched.length).toBeGreaterThan(0);
+  expect(prefetched.filter((path) => (onDemandPaths as string[]).includes(path))).toEqual([]);
+});

@@ -4,7 +4,10 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-if (!existsSync('.next/standalone/.next/csp-manifest.json')) {
+if (
+  !existsSync('.next/standalone/.next/csp-manifest.json') ||
+  !existsSync('.next/standalone/serve/start.mjs')
+) {
   console.log('No production build found: running `npm run build` first.');
   const { status } = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);

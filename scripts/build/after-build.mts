@@ -1,12 +1,15 @@
 // The step `npm run build` runs after `next build`: it needs the
 // prerendered HTML, which `compiler.runAfterProductionCompile` runs too early to see.
-// 1. Defers the scripts of each prerendered page to after `load` (defer-scripts.ts): one inline
-//    loader per page, Next.js's inline payload moved into a file of its own under `static/`.
+// 1. Builds the visit beacon (beacon.ts) into `static/deferred/` and names it in the loader
+//    manifest, which the server reads for the pages it renders per request; defers the scripts of
+//    each prerendered page to after `load` (defer-scripts.ts): one inline loader per page (the
+//    beacon first in its list), Next.js's inline payload moved into a file of its own under `static/`.
 // 2. Writes the CSP manifest (hashes of each prerendered page's inline scripts, from the rewritten
 //    pages) into the build.
 // 3. Precompresses the prerendered pages with brotli (precompress.ts), for `npm start`.
-// 4. Completes the standalone bundle: the manifest, `.next/static` and `public/` (if any), which `next build`
-//    leaves out of `.next/standalone` (a CDN may serve them; here the server does).
+// 4. Completes the standalone bundle: the manifests, `.next/static` and `public/` (if any), which `next build`
+//    leaves out of `.next/standalone` (a CDN may serve them; here the server does), and the
+//    server's wrapper (scripts/serve/, as `serve/`; its entry `serve/start.mjs`).
 // Exits non-zero, so the build fails, when any of it cannot be done.
 import {
   cpSync,
@@ -22,6 +25,8 @@ import {
   CSP_MANIFEST_FILE,
   createCspManifest,
 } from '../../src/server/platform/security/csp-manifest';
+import { LOADER_MANIFEST_FILE } from '../serve/loader.mjs';
+import { buildBeacon } from './beacon';
 import { DEFERRED_FOLDER, deferScripts } from './defer-scripts';
 import { precompressPages, readBodies, staticTextFiles } from './precompress';
 
@@ -35,8 +40,15 @@ const pageFiles = readdirSync(appDir, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.html'))
   .sort();
 mkdirSync(path.join(distDir, 'static', DEFERRED_FOLDER), { recursive: true });
+const beacon = await buildBeacon();
+writeFileSync(path.join(distDir, beacon.path.replace(/^\/_next\//, '')), beacon.text);
+const loaderManifest = JSON.stringify({ beacon: beacon.path });
+writeFileSync(path.join(distDir, LOADER_MANIFEST_FILE), loaderManifest);
+console.log(`Visit beacon: ${beacon.path}, ${beacon.gzipBytes} bytes gzip.`);
 for (const file of pageFiles) {
-  const { html, payload } = deferScripts(readFileSync(path.join(appDir, file), 'utf8'));
+  const { html, payload } = deferScripts(readFileSync(path.join(appDir, file), 'utf8'), {
+    beacon: beacon.path,
+  });
   writeFileSync(path.join(appDir, file), html);
   writeFileSync(path.join(distDir, payload.path.replace(/^\/_next\//, '')), payload.text);
 }
@@ -55,6 +67,12 @@ if (!existsSync(path.join(standalone, 'server.js')))
   );
 const bundledDist = path.join(standalone, path.relative(root, distDir));
 writeFileSync(path.join(bundledDist, CSP_MANIFEST_FILE), json);
+writeFileSync(path.join(bundledDist, LOADER_MANIFEST_FILE), loaderManifest);
+const serveDir = path.join(root, 'scripts', 'serve');
+rmSync(path.join(standalone, 'serve'), { recursive: true, force: true });
+mkdirSync(path.join(standalone, 'serve'));
+for (const file of readdirSync(serveDir).filter((name) => name.endsWith('.mjs')))
+  cpSync(path.join(serveDir, file), path.join(standalone, 'serve', file));
 // `next build` copied the pages into the bundle before they were rewritten; a server run before
 // this step may have cached the originals in the bundle (Next.js 16.4's route cache): dropped.
 rmSync(path.join(bundledDist, 'server', 'route-cache'), { recursive: true, force: true });
@@ -71,4 +89,4 @@ console.log(`Brotli: ${precompressed} prerendered pages, scripts and styles prec
 cpSync(path.join(distDir, 'static'), path.join(bundledDist, 'static'), { recursive: true });
 const publicDir = path.join(root, 'public');
 if (existsSync(publicDir)) cpSync(publicDir, path.join(standalone, 'public'), { recursive: true });
-console.log(`Standalone bundle ready: node ${path.relative(root, standalone)}/server.js`);
+console.log(`Standalone bundle ready: node ${path.relative(root, standalone)}/serve/start.mjs`);

@@ -7,12 +7,23 @@ import compression from 'next/dist/compiled/compression';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { acceptsBrotli, withBrotli } from './brotli.mjs';
+import { createDeferredHtml } from './deferred-html.mjs';
 
 const html = `<!DOCTYPE html><html><body>${'<p>Nirmaya HIMS</p>'.repeat(400)}</body></html>`;
 const png = Buffer.alloc(80_000, 7);
 /** A body whose precompressed copy is a marker, to see that the copy is what is sent. */
 const prebuilt = `<!DOCTYPE html><html><body>${'<p>prerendered</p>'.repeat(400)}</body></html>`;
 const marker = brotliCompressSync('<p>from the build</p>');
+
+/** A page rendered per request under a nonce, as Next.js streams it (a multi-byte text included). */
+const nonce = 'cGVyLXJlcXVlc3Q=';
+const perRequest = Buffer.from(
+  `<!DOCTYPE html><html><head><link rel="preload" as="script" href="/_next/static/chunks/m.js" nonce="${nonce}"/>` +
+    `<script src="/_next/static/chunks/m.js" async="" nonce="${nonce}"></script><title>Nirmaya — स्वास्थ्य</title></head>` +
+    `<body>${'<p>Nirmaya HIMS — अस्पताल</p>'.repeat(200)}` +
+    `<script nonce="${nonce}">self.__next_f.push([1,"x"])</script></body></html>`,
+);
+const beacon = '/_next/static/deferred/beacon.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
 const routes: Record<string, Handler> = {
@@ -43,6 +54,17 @@ const routes: Record<string, Handler> = {
     if (!res.write(png)) await new Promise((resolve) => res.once('drain', resolve));
     res.end();
   },
+  // Written in pieces of 7 bytes: tags and characters cut anywhere.
+  '/per-request': async (_req, res) => {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Security-Policy', `script-src 'self' 'nonce-${nonce}'`);
+    res.flushHeaders();
+    for (let i = 0; i < perRequest.length; i += 7) {
+      res.write(perRequest.subarray(i, i + 7));
+      if (i % 700 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    res.end();
+  },
   '/not-modified': (_req, res) => {
     res.setHeader('Content-Type', 'text/html');
     res.statusCode = 304;
@@ -60,6 +82,7 @@ beforeAll(async () => {
     withBrotli(
       (req, res) => gzip(req, res, () => routes[req.url ?? '']?.(req, res)),
       precompressed,
+      { deferHtml: true, beacon },
     ),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -121,6 +144,26 @@ describe('withBrotli', () => {
     const notModified = await get('/not-modified', 'br');
     expect(notModified.status).toBe(304);
     expect(notModified.body.length).toBe(0);
+  });
+
+  it('rewrites a page rendered per request as it streams, whatever the encoding', async () => {
+    const deferred = createDeferredHtml({ nonce, beacon });
+    const expected = deferred.push(perRequest.toString()) + deferred.end();
+    expect(expected).toContain(
+      `<script data-l="${beacon} /_next/static/chunks/m.js" nonce="${nonce}">`,
+    );
+    const [br, gzip, identity] = await Promise.all(
+      ['br', 'gzip', 'identity'].map((encoding) => get('/per-request', encoding)),
+    );
+    expect(br!.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br!.body).toString()).toBe(expected);
+    expect(gzip!.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip!.body).toString()).toBe(expected);
+    expect(identity!.headers['content-encoding']).toBeUndefined();
+    expect(identity!.body.toString()).toBe(expected);
+    console.log(
+      `per-request page: ${perRequest.length} bytes -> ${expected.length} rewritten, ${br!.body.length} br`,
+    );
   });
 
   it('reads Accept-Encoding', () => {

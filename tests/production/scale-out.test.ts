@@ -44,7 +44,7 @@ async function startInstance(index: number): Promise<ProductionServer> {
     port: ports[index],
     command: () => ({
       file: process.execPath,
-      args: [path.join(repoRoot, '.next/standalone/server.js')],
+      args: [path.join(repoRoot, '.next/standalone/serve/start.mjs')],
       cwd: '/',
     }),
     env: {

@@ -1,17 +1,17 @@
 // The container recipe without building an image: what the Dockerfile copies is
-// copied into an empty directory and started as the image starts it (`node server.js`), from
+// copied into an empty directory and started as the image starts it (its CMD, `node serve/start.mjs`), from
 // another working directory, with the app directory read-only and only DATA_DIR writable.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalPaths } from '@/content/routes';
+import { canonicalPaths, onDemandPaths } from '@/content/routes';
 import { cspProblems } from '@test/csp';
 import { enquiryValues, loadForm, postEnquiry, submitForm } from '@test/contact-form';
 import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
 import { TEST_SECRET } from '@test/form-token';
-import { stageDockerApp } from '@test/standalone';
+import { dockerEntry, stageDockerApp } from '@test/standalone';
 
 /** The unprivileged user the server runs as when the test runs as root (root ignores `chmod a-w`). */
 const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   server = await startProductionServer({
     command: () => ({
       file: process.execPath,
-      args: [path.join(app, 'server.js')],
+      args: [path.join(app, dockerEntry())],
       cwd: elsewhere,
     }),
     user: nobody,
@@ -80,6 +80,19 @@ describe('the standalone bundle, as the Dockerfile installs it', () => {
       );
     }
     console.log(`${paths.length} routes checked`);
+  });
+
+  it('rewrites the pages rendered per request: no script file before load, the loader under the nonce', async () => {
+    for (const pathname of onDemandPaths) {
+      const response = await fetch(server.url + pathname);
+      const html = await response.text();
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '');
+      expect(html, pathname).not.toMatch(/<script\b[^>]*\bsrc=/);
+      expect(html, pathname).not.toMatch(/<link\b[^>]*\bas="script"/);
+      expect(html, pathname).toMatch(
+        new RegExp(`<script data-l="/_next/static/deferred/[^"]+"[^>]* nonce="${nonce?.[1]}">`),
+      );
+    }
   });
 
   it('serves the share images (fonts read at run time are in the bundle)', async () => {

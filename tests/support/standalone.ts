@@ -24,6 +24,16 @@ export function dockerCopies(dockerfile = path.join(repoRoot, 'Dockerfile')): Do
 }
 
 /**
+ * The script the image runs (`CMD ["node", "<script>"]` of the Dockerfile), relative to `/app`.
+ * @throws when the Dockerfile's command has another shape.
+ */
+export function dockerEntry(dockerfile = path.join(repoRoot, 'Dockerfile')): string {
+  const command = /^CMD \["node", "([^"]+)"\]$/m.exec(readFileSync(dockerfile, 'utf8'));
+  if (!command?.[1]) throw new Error('The Dockerfile has no CMD ["node", "<script>"]');
+  return command[1];
+}
+
+/**
  * Copies what the Dockerfile's runtime stage copies into the empty directory `appDir` (standing for
  * `/app`), then makes it read-only for everyone (`chmod -R a-w`), as the image's root-owned files
  * are for its non-root user.

@@ -4,6 +4,7 @@ import { Illustration } from '@/components/ui/illustration';
 import heroIllustration from '@/content/illustrations/hero.svg';
 import { demoHref } from '@/content/navigation';
 import { home } from '@/content/home';
+import { StaticIcon } from '@/components/ui/icon';
 
 /**
  * The home hero (spec §2): heading, lead and the "Schedule a Demo" button. The text rises 50 px and
@@ -36,7 +37,11 @@ export function HeroSection() {
           <ul className="mt-3 grid gap-1 text-[0.9375rem] text-slate-700 sm:grid-cols-2">
             {home.hero.points.map((point) => (
               <li key={point} className="flex items-start gap-1">
-                <Check aria-hidden="true" className="mt-0.5 size-2.5 shrink-0 text-brand-700" />
+                <StaticIcon
+                  icon={Check}
+                  aria-hidden="true"
+                  className="mt-0.5 size-2.5 shrink-0 text-brand-700"
+                />
                 {point}
               </li>
             ))}

@@ -4,6 +4,7 @@ import { Reveal } from '@/components/ui/reveal';
 import { Section, SectionHeading } from '@/components/ui/section';
 import { home } from '@/content/home';
 import { modules } from '@/content/modules';
+import { StaticIcon } from '@/components/ui/icon';
 
 /** The nine modules at a glance, each linking to its tab on the product page. */
 export function ModulesSection() {
@@ -19,12 +20,13 @@ export function ModulesSection() {
                 className="group flex h-full gap-1.5 rounded border border-slate-200 bg-white p-2 shadow-sm transition-colors hover:border-brand-600"
               >
                 <span className="flex size-5 shrink-0 items-center justify-center rounded bg-brand-50 text-brand-700">
-                  <Icon aria-hidden="true" className="size-3" />
+                  <StaticIcon icon={Icon} aria-hidden="true" className="size-3" />
                 </span>
                 <span>
                   <span className="flex items-center gap-0.5 font-semibold text-ink group-hover:text-brand-800">
                     {title}
-                    <ArrowRight
+                    <StaticIcon
+                      icon={ArrowRight}
                       aria-hidden="true"
                       className="size-2 transition-transform group-hover:translate-x-0.5"
                     />

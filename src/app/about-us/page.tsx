@@ -6,6 +6,7 @@ import { about } from '@/content/about';
 import { demoHref } from '@/content/navigation';
 import { site } from '@/content/site';
 import { pageMetadata } from '@/lib/seo/metadata';
+import { StaticIcon } from '@/components/ui/icon';
 
 export const metadata = pageMetadata({
   title: 'About Us',
@@ -33,7 +34,8 @@ export default function AboutPage() {
             {/* A <div> in a <dl> may hold only its <dt> and <dd>: the icon sits in the <dt>, placed in the padding. */}
             <div className="relative rounded border border-slate-200 bg-white p-2 pl-[3.25rem] shadow-sm">
               <dt className="text-sm font-semibold tracking-wide text-muted uppercase">
-                <CalendarCheck2
+                <StaticIcon
+                  icon={CalendarCheck2}
                   aria-hidden="true"
                   className="absolute top-2 left-2 size-3 text-brand-700"
                 />
@@ -43,7 +45,8 @@ export default function AboutPage() {
             </div>
             <div className="relative rounded border border-slate-200 bg-white p-2 pl-[3.25rem] shadow-sm">
               <dt className="text-sm font-semibold tracking-wide text-muted uppercase">
-                <GitBranch
+                <StaticIcon
+                  icon={GitBranch}
                   aria-hidden="true"
                   className="absolute top-2 left-2 size-3 text-brand-700"
                 />
@@ -66,7 +69,7 @@ export default function AboutPage() {
             <li key={title}>
               <Reveal className="h-full rounded border border-slate-200 bg-white p-2 shadow-sm">
                 <span className="flex size-5 items-center justify-center rounded bg-brand-50 text-brand-700">
-                  <Icon aria-hidden="true" className="size-3" />
+                  <StaticIcon icon={Icon} aria-hidden="true" className="size-3" />
                 </span>
                 <h3 className="mt-1.5 text-lg">{title}</h3>
                 <p className="mt-1 text-[0.9375rem] text-slate-700">{text}</p>

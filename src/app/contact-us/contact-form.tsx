@@ -9,6 +9,7 @@ import {
   useState,
   type FormEvent,
   type MouseEvent,
+  type ReactNode,
 } from 'react';
 import { CtaButton } from '@/components/ui/cta';
 import {
@@ -23,7 +24,6 @@ import {
 } from '@/lib/contact-fields';
 import type { ContactErrors, ContactFormState } from '@/lib/contact-schema';
 import type { EnquiryContext } from '@/lib/enquiry-context';
-import { VisitSourceFields } from './visit-source-fields';
 import { sendEnquiry } from './actions';
 import { proofPending, waitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
@@ -87,6 +87,8 @@ type ContactFormProps = {
   retentionDays: number;
   /** Where the visitor came from, posted as hidden fields and kept with the lead. */
   context?: EnquiryContext;
+  /** The visit's source as hidden fields (<VisitSourceFields>, rendered on the server). */
+  sourceFields?: ReactNode;
 };
 
 /**
@@ -100,7 +102,13 @@ type ContactFormProps = {
  * a post the server refuses or the network loses is answered by a `role="alert"` message above
  * Submit, what was typed kept.
  */
-export function ContactForm({ token, defaultSubject, retentionDays, context }: ContactFormProps) {
+export function ContactForm({
+  token,
+  defaultSubject,
+  retentionDays,
+  context,
+  sourceFields,
+}: ContactFormProps) {
   const [state, formAction, actionPending] = useActionState(send, initialState);
   const [awaitingProof, setAwaitingProof] = useState(false);
   const pending = actionPending || awaitingProof;
@@ -206,7 +214,7 @@ export function ContactForm({ token, defaultSubject, retentionDays, context }: C
           {context?.sourcePage && (
             <input type="hidden" name={sourcePageField} value={context.sourcePage} />
           )}
-          {context && <VisitSourceFields initial={context} />}
+          {sourceFields}
           <Honeypot id="contact-xq" />
 
           <p className="text-sm text-muted">

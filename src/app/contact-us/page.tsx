@@ -6,6 +6,7 @@ import { pageMetadata } from '@/lib/seo/metadata';
 import { contactPageSettings, sourcePageOf, visitSourceOf } from '@/server/features/contact';
 import { ContactDetails } from './contact-details';
 import { ContactForm } from './contact-form';
+import { VisitSourceFields } from './visit-source-fields';
 
 export const metadata = pageMetadata({
   title: 'Contact Us',
@@ -19,7 +20,7 @@ type ContactPageProps = { searchParams: Promise<Record<string, string | string[]
  * Contact Us (spec §2): the enquiry form beside the office address, phone and e-mail.
  * `?subject=demo` (the "Schedule a Demo" link) pre-fills the subject and marks the enquiry as a
  * demo request; the same-site page the visitor came from is kept with it, and the visit's source
- * (what this page knows of it; the beacon's tab source replaces it in the browser). Rendered per
+ * (what this page knows of it; the visit beacon puts the tab's source in its place in the browser). Rendered per
  * request: each visit gets a freshly signed form token.
  */
 export default async function ContactPage({ searchParams }: ContactPageProps) {
@@ -51,6 +52,7 @@ export default async function ContactPage({ searchParams }: ContactPageProps) {
             defaultSubject={subject === 'demo' ? demoSubject : ''}
             retentionDays={retentionDays}
             context={{ demoRequested: subject === 'demo', sourcePage, ...source }}
+            sourceFields={<VisitSourceFields source={source} />}
           />
         </section>
         <ContactDetails />

@@ -1,30 +1,15 @@
-'use client';
-
-import { useEffect, useState } from 'react';
-import { optedOut } from '@/components/layout/visit-beacon';
-import { tabSource, visitSourceFields, type VisitSource } from '@/lib/visit-source';
+import { visitSourceFields, type VisitSource } from '@/lib/visit-source';
 
 /**
- * The visit's source as hidden fields of the contact form: first what the page itself knew
- * (`initial`, from the server: works without JavaScript), then, in the browser, the tab's source
- * the beacon kept (its first page, referring site and UTM tags), unless the visitor has
- * Do-Not-Track or Global Privacy Control on.
+ * The visit's source as the contact form's five hidden fields, always all five: what the page itself
+ * knew (`source`, from the server: works without JavaScript), each without a value (posted empty)
+ * when unknown: the server reads an empty field as unknown, and React's hydration leaves an input
+ * without a `value` prop as the beacon filled it. In the browser the visit beacon (src/lib/visit-beacon.ts) puts
+ * the tab's source in them (its first page, referring site and UTM tags) unless the visitor has
+ * Do-Not-Track or Global Privacy Control on. A server component: nothing of it hydrates.
  */
-export function VisitSourceFields({ initial }: { initial: VisitSource }) {
-  const [source, setSource] = useState(initial);
-  useEffect(() => {
-    if (optedOut()) return;
-    let storage: Storage | null = null;
-    try {
-      storage = sessionStorage;
-    } catch {
-      // no storage: the page's own source stays
-    }
-    // Reading the browser's storage is only possible after hydration.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    setSource(tabSource(storage, new URL(location.href), document.referrer));
-  }, []);
-  return visitSourceFields.map((field) =>
-    source[field] ? <input key={field} type="hidden" name={field} value={source[field]} /> : null,
-  );
+export function VisitSourceFields({ source }: { source: VisitSource }) {
+  return visitSourceFields.map((field) => (
+    <input key={field} type="hidden" name={field} value={source[field] ?? undefined} />
+  ));
 }

@@ -4,6 +4,7 @@ import { CtaLink } from '@/components/ui/cta';
 import { modules } from '@/content/modules';
 import { demoHref } from '@/content/navigation';
 import { PRODUCT_PANEL_ID, productTabId } from '@/lib/product-tab';
+import { StaticIcon } from '@/components/ui/icon';
 
 /**
  * The panel of one module (spec §1 module list, §2 product page), server-rendered: summary,
@@ -28,7 +29,7 @@ export function ProductPanel({ index }: { index: number }) {
     >
       <div className="flex items-center gap-1.5">
         <span className="flex size-6 shrink-0 items-center justify-center rounded-cta bg-brand-50 text-brand-700">
-          <Icon aria-hidden="true" className="size-3.5" />
+          <StaticIcon icon={Icon} aria-hidden="true" className="size-3.5" />
         </span>
         <h2 className="text-3xl sm:text-4xl">{title}</h2>
       </div>
@@ -48,7 +49,8 @@ export function ProductPanel({ index }: { index: number }) {
             <ul className="mt-1 space-y-0.5 text-[0.9375rem] text-slate-700">
               {group.items.map((item) => (
                 <li key={item} className="flex gap-1">
-                  <CheckCircle2
+                  <StaticIcon
+                    icon={CheckCircle2}
                     aria-hidden="true"
                     className="mt-0.5 size-2 shrink-0 text-brand-700"
                   />
@@ -72,7 +74,7 @@ export function ProductPanel({ index }: { index: number }) {
             href={previous.link}
             className="flex items-center gap-0.5 underline-offset-4 hover:underline"
           >
-            <ArrowLeft aria-hidden="true" className="size-2" />
+            <StaticIcon icon={ArrowLeft} aria-hidden="true" className="size-2" />
             {previous.title}
           </Link>
         ) : (
@@ -84,7 +86,7 @@ export function ProductPanel({ index }: { index: number }) {
             className="flex items-center gap-0.5 underline-offset-4 hover:underline"
           >
             {next.title}
-            <ArrowRight aria-hidden="true" className="size-2" />
+            <StaticIcon icon={ArrowRight} aria-hidden="true" className="size-2" />
           </Link>
         )}
       </nav>

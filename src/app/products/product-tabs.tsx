@@ -68,6 +68,7 @@ export function ProductTabs() {
             key={id}
             id={productTabId(id)}
             href={link}
+            prefetch={active ? false : undefined}
             role="tab"
             aria-selected={active}
             aria-controls={PRODUCT_PANEL_ID}

@@ -2,7 +2,6 @@
 
 import { usePathname } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Menu, X } from 'lucide-react';
 import { demoHref, navItems, productLinks } from '@/content/navigation';
 import { CtaLink } from '@/components/ui/cta';
 import { NavLink } from './nav-link';
@@ -13,8 +12,18 @@ import { NavLink } from './nav-link';
  * returns focus to the button; a route change or a click outside closes it.
  * The panel is rendered only while open: every page (at every width) would otherwise carry and
  * hydrate its thirteen links for nothing. Without JavaScript the footer links are the way around.
+ * The two icons are drawn by the server (`SiteHeader`), so this island loads no icon code.
+ *
+ * @param openIcon The toggle's icon while the menu is closed.
+ * @param closeIcon The toggle's icon while it is open.
  */
-export function MobileMenu() {
+export function MobileMenu({
+  openIcon,
+  closeIcon,
+}: {
+  openIcon: React.ReactNode;
+  closeIcon: React.ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const pathname = usePathname() ?? '/';
   const panelId = useId();
@@ -63,11 +72,7 @@ export function MobileMenu() {
         }}
         className="flex size-6 items-center justify-center rounded text-ink hover:bg-brand-50"
       >
-        {open ? (
-          <X aria-hidden="true" className="size-3" />
-        ) : (
-          <Menu aria-hidden="true" className="size-3" />
-        )}
+        {open ? closeIcon : openIcon}
       </button>
       {open && (
         <div

@@ -8,6 +8,7 @@ import { site } from '@/content/site';
 import { CurrentYear } from './current-year';
 import { Logo } from './logo';
 import { SocialLinks } from './social-links';
+import { StaticIcon } from '@/components/ui/icon';
 
 const linkClass = 'text-slate-700 underline-offset-4 hover:text-brand-800 hover:underline';
 
@@ -57,12 +58,20 @@ export function SiteFooter() {
           <h2 className="text-sm font-semibold tracking-wide text-ink uppercase">Contact</h2>
           <ul className="mt-1.5 space-y-1.5 text-[0.9375rem] text-slate-700">
             <li className="flex gap-1">
-              <MapPin aria-hidden="true" className="mt-0.5 size-2.5 shrink-0 text-brand-700" />
+              <StaticIcon
+                icon={MapPin}
+                aria-hidden="true"
+                className="mt-0.5 size-2.5 shrink-0 text-brand-700"
+              />
               <PostalAddress />
             </li>
             {contactChannels.map(({ label, href, text, icon: Icon }) => (
               <li key={label} className="flex gap-1">
-                <Icon aria-hidden="true" className="mt-0.5 size-2.5 shrink-0 text-brand-700" />
+                <StaticIcon
+                  icon={Icon}
+                  aria-hidden="true"
+                  className="mt-0.5 size-2.5 shrink-0 text-brand-700"
+                />
                 <a href={href} className={linkClass}>
                   {text}
                 </a>

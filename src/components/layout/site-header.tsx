@@ -1,5 +1,7 @@
+import { ChevronDown, Menu, X } from 'lucide-react';
 import { demoHref, navItems } from '@/content/navigation';
 import { CtaLink } from '@/components/ui/cta';
+import { StaticIcon } from '@/components/ui/icon';
 import { Logo } from './logo';
 import { MobileMenu } from './mobile-menu';
 import { NavLink } from './nav-link';
@@ -8,6 +10,7 @@ import { ProductsMenu } from './products-menu';
 /**
  * The navigation bar on every page (spec §2): Home, Products (dropdown of the nine modules),
  * About Us, Contact Us and a "Schedule a Demo" button; a menu toggle below the md breakpoint.
+ * The menus are client islands; their icons are drawn here, on the server.
  */
 export function SiteHeader() {
   return (
@@ -19,7 +22,15 @@ export function SiteHeader() {
             {navItems.map((item) => (
               <li key={item.id}>
                 {item.dropdown ? (
-                  <ProductsMenu />
+                  <ProductsMenu
+                    chevron={
+                      <StaticIcon
+                        icon={ChevronDown}
+                        aria-hidden="true"
+                        className="size-2 transition-transform group-open:rotate-180"
+                      />
+                    }
+                  />
                 ) : (
                   <NavLink
                     href={item.target}
@@ -36,7 +47,10 @@ export function SiteHeader() {
           <CtaLink href={demoHref} size="sm" className="max-sm:hidden">
             Schedule a Demo
           </CtaLink>
-          <MobileMenu />
+          <MobileMenu
+            openIcon={<StaticIcon icon={Menu} aria-hidden="true" className="size-3" />}
+            closeIcon={<StaticIcon icon={X} aria-hidden="true" className="size-3" />}
+          />
         </div>
       </div>
     </header>

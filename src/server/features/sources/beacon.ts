@@ -61,7 +61,7 @@ export function refusal(method: string, headers: Headers): BeaconVerdict | null 
 
 /**
  * Reads a beacon (POST, JSON `{"path", "landingPage", "referrerHost", "utmSource", "utmMedium",
- * "utmCampaign"}` of at most BEACON_MAX_BYTES, sent by src/components/visit-beacon.tsx) or a
+ * "utmCampaign"}` of at most BEACON_MAX_BYTES, sent by src/lib/visit-beacon.ts) or a
  * page seen without JavaScript (GET from the page's `<noscript>` image: the page and its UTM tags
  * from the same-origin `Referer`; its own referrer stays unknown). Same-site only: a POST needs
  * an `Origin` of this site (isSameSite), a GET a `Referer` on this host.

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { BEACON_MAX_GZIP_BYTES, buildBeacon } from './beacon';
+
+describe('the visit beacon build', () => {
+  it('is one minified script under its budget, named by its content', async () => {
+    const beacon = await buildBeacon();
+    console.log(`visit beacon: ${beacon.text.length} bytes, ${beacon.gzipBytes} bytes gzip`);
+    expect(beacon.gzipBytes).toBeLessThanOrEqual(BEACON_MAX_GZIP_BYTES);
+    expect(beacon.path).toMatch(/^\/_next\/static\/deferred\/[\w-]{16}\.js$/);
+    expect(beacon.text).toContain('"/api/v"');
+    expect(beacon.text).not.toMatch(/\bimport\b|\bexport\b|require\(/);
+    expect((await buildBeacon()).path).toBe(beacon.path);
+  });
+});

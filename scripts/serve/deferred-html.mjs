@@ -1,0 +1,124 @@
+// The per-request counterpart of scripts/build/defer-scripts.ts: a page rendered per request
+// (a form token and a CSP nonce each time) is rewritten as it streams so that it requests no script
+// before `load`. Its `<script src>` tags and `<link rel="preload" as="script">` hints are removed
+// and the loader (./loader.mjs), with the page's nonce, is written before `</body>` with the list of
+// files, the visit beacon first. Its inline scripts (`self.__next_f.push(…)`, under the nonce)
+// stay where they are: they request nothing. Text streams on as it comes; only an element that could
+// be a tag waits for its end. A page whose shape it does not know is never broken: from there on
+// the rest passes unchanged (the tags already taken out are put back first), and one line is logged
+// per reason and process.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  createHtmlScanner,
+  isScriptPreload,
+  LOADER_MANIFEST_FILE,
+  loaderTag,
+  scriptKind,
+} from './loader.mjs';
+
+/** Reasons already logged by this process. */
+const logged = new Set();
+
+/** One warning line, as the site's logger writes them (src/server/platform/log.ts), per reason and process. */
+function warnOnce(reason) {
+  if (logged.has(reason)) return;
+  logged.add(reason);
+  console.warn(
+    JSON.stringify({
+      level: 40,
+      time: new Date().toISOString(),
+      service: 'nirmaya-site',
+      event: 'html.scripts_not_deferred',
+      reason,
+      msg: 'A page rendered per request has a shape the loader does not know: sent as Next.js wrote it',
+    }),
+  );
+}
+
+/**
+ * The loader manifest written by `npm run build` (`{ beacon }`: URL of the visit beacon), or an
+ * empty one (with a warning) when the build has none.
+ * @param {string} distDir the build folder the server runs
+ * @returns {{ beacon?: string }}
+ */
+export function loadLoaderManifest(distDir) {
+  try {
+    return JSON.parse(readFileSync(path.join(distDir, LOADER_MANIFEST_FILE), 'utf8'));
+  } catch {
+    console.warn(`No ${LOADER_MANIFEST_FILE} in ${distDir}: pages carry no visit beacon.`);
+    return {};
+  }
+}
+
+/**
+ * The CSP nonce of a response's policy (`'nonce-…'` in `script-src`), or `null` (a prerendered
+ * page, allowed by hashes, was rewritten at build).
+ * @param {unknown} policy the Content-Security-Policy header
+ */
+export function nonceOf(policy) {
+  return /'nonce-([A-Za-z0-9+/_=-]+)'/.exec(String(policy ?? ''))?.[1] ?? null;
+}
+
+/**
+ * A rewrite of one HTML page as it streams (see the file's comment).
+ * @param {{ nonce: string, beacon?: string, warn?: (reason: string) => void }} options
+ * @returns {{ push(text: string): string, end(): string }}
+ */
+export function createDeferredHtml({ nonce, beacon, warn = warnOnce }) {
+  /** The files to load, in document order, and the original tags taken out. */
+  const sources = [];
+  const noModule = [];
+  const removed = [];
+  let done = false;
+
+  /** Stops rewriting: what was taken out goes back, the rest passes unchanged. */
+  const giveUp = (reason) => {
+    warn(reason);
+    done = true;
+    scanner.stop();
+    return removed.join('');
+  };
+
+  const scanner = createHtmlScanner({
+    script(attributes, _body, whole) {
+      if (done) return whole;
+      const script = scriptKind(attributes);
+      switch (script.kind) {
+        case 'data':
+        case 'inline':
+          return whole;
+        case 'loader': // deferred at build (the 404 page): nothing to do
+          done = true;
+          scanner.stop();
+          return removed.join('') + whole;
+        case 'module':
+          return giveUp('module script') + whole;
+        case 'foreign':
+          return giveUp('script from elsewhere') + whole;
+        case 'file':
+          if (!sources.includes(script.url)) sources.push(script.url);
+          if (script.noModule) noModule.push(script.url);
+          removed.push(whole);
+          return '';
+      }
+    },
+    link: (tag) => (!done && isScriptPreload(tag) ? '' : tag),
+    bodyEnd() {
+      if (done) return '';
+      done = true;
+      scanner.stop();
+      if (sources.length === noModule.length) return giveUp('no script file');
+      const scripts = [...(beacon ? [beacon] : []), ...sources];
+      return loaderTag({ scripts, noModule, nonce });
+    },
+  });
+
+  return {
+    push: (text) => scanner.push(text),
+    end() {
+      const rest = scanner.end();
+      return done ? rest : rest + giveUp('no </body>');
+    },
+  };
+}
