@@ -8,10 +8,12 @@
 //    HTTPS and HTTP/2 (the site through a TLS edge in front of the instance);
 //  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate;
 //  - the console's sign-in answer for an operator and a stranger, with a relay taking 1 s a mail.
+//  - page-view beacons a second on PGlite and PostgreSQL (scripts/bench/beacons.mjs).
 // Writes bench-results/latest.json; exits 1 when a budget is missed.
 // Options: --skip-build (reuse .next-bench), --runs N, --only /path[,/path], --no-empty, --no-load,
 // --no-observed (skip the runs with applied throttling),
-// --direct (Lighthouse over plain HTTP/1.1 to the instance, without the TLS edge).
+// --direct (Lighthouse over plain HTTP/1.1 to the instance, without the TLS edge),
+// --beacons (only the page-view beacon figures, PGlite and PostgreSQL: see scripts/bench/beacons.mjs).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +35,15 @@ import { prepareEmptyNext } from './bench/empty-next.mjs';
 import { measureEdgeThroughput } from './bench/edge-throughput.mjs';
 import { measureEnquiries } from './bench/enquiries.mjs';
 import { BENCH_OPERATOR, measureSignIn, startSlowRelay } from './bench/sign-in.mjs';
-import { BEACON_RATE, BEACON_SECONDS, measureBeacons } from './bench/beacons.mjs';
+import {
+  BEACON_RATE,
+  BEACON_SECONDS,
+  beaconMisses,
+  beaconsOnPostgres,
+  beaconsWithCounts,
+  benchPostgres,
+  pgliteSocket,
+} from './bench/beacons.mjs';
 import { measureLoad } from './bench/http-load.mjs';
 import { documentBytes, PUBLIC_ROUTES } from './bench/document-bytes.mjs';
 import { startEdge, startNoJsCopy } from './bench/nginx-edge.mjs';
@@ -58,6 +68,7 @@ const { values: options } = parseArgs({
     'no-load': { type: 'boolean', default: false },
     direct: { type: 'boolean', default: false },
     'no-observed': { type: 'boolean', default: false },
+    beacons: { type: 'boolean', default: false },
   },
 });
 const runs = Math.max(1, Number(options.runs));
@@ -131,44 +142,62 @@ async function startSite(env) {
 }
 
 /**
- * The beacon figure on PostgreSQL: a second instance of the same build on a fresh database of
- * the server at `adminUrl` (dropped afterwards), measured like the PGlite one.
+ * The page-view beacon figures (scripts/bench/beacons.mjs): on the PGlite instance `server` (its
+ * counts read through its socket in the bench's DATA_DIR), then on PostgreSQL (TEST_DATABASE_URL,
+ * else a throwaway cluster); any miss is added to `results.misses` once they are known.
  */
-async function beaconsOnPostgres(adminUrl) {
-  const { default: pg } = await import('pg');
-  const name = `bench_beacons_${Date.now().toString(36)}`;
-  const admin = async (statement) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const port = PORT + 5;
-  const server = await startNext(
-    repo,
-    port,
-    {
-      NEXT_DIST_DIR: distDir,
-      NEXT_TELEMETRY_DISABLED: '1',
-      DATABASE_URL: url.toString(),
-      FORM_SECRET: 'bench-secret-0123456789abcdef0123456789abcdef',
-      TRUST_PROXY: '1',
-      SITE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-    },
-    { script: path.join(repo, 'scripts', 'start.mjs') },
-  );
+async function measureBeaconFigures(server) {
+  section(`Page-view beacons (${BEACON_RATE}/s for ${BEACON_SECONDS} s, a new client each)`);
+  results.beacons = { pglite: await beaconsWithCounts(server.url, pgliteSocket(dataDir)) };
+  const postgres = benchPostgres(repo);
+  console.log(`PostgreSQL: ${postgres.source}`);
   try {
-    return await measureBeacons(server.url);
+    results.beacons.postgres = await beaconsOnPostgres(repo, {
+      adminUrl: postgres.adminUrl,
+      distDir,
+      port: PORT + 5,
+    });
   } finally {
-    await server.stop();
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    postgres.stop();
+  }
+  printTable(
+    [
+      'database',
+      'asked/s',
+      'beacons/s',
+      'took s',
+      'p50 ms',
+      'p99 ms',
+      'non-2xx',
+      'errors',
+      'counted/answered/sent',
+    ],
+    Object.entries(results.beacons).map(([database, b]) => [
+      database,
+      b.asked,
+      fmt(b.beaconsPerSecond),
+      fmt(b.seconds, 2),
+      fmt(b.latencyP50Ms),
+      fmt(b.latencyP99Ms),
+      b.non2xx,
+      b.errors,
+      `${b.counted}/${b.answered204}/${b.sent}`,
+    ]),
+  );
+}
+
+/** `--beacons`: builds (unless --skip-build), starts the site on PGlite and measures only the beacons. */
+async function measureBeaconsOnly() {
+  const env = { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
+  if (!options['skip-build']) {
+    section(`Building the site into ${distDir}`);
+    buildNext(repo, env);
+  }
+  const { server, stop } = await startSite(env);
+  try {
+    await measureBeaconFigures(server);
+  } finally {
+    await stop();
   }
 }
 
@@ -300,22 +329,7 @@ async function measureSite() {
       );
       if (Object.keys(e.refused).length) console.log('refused:', e.refused);
 
-      section(`Page-view beacons (${BEACON_RATE}/s for ${BEACON_SECONDS} s, a new client each)`);
-      results.beacons = { pglite: await measureBeacons(server.url) };
-      if (process.env.TEST_DATABASE_URL)
-        results.beacons.postgres = await beaconsOnPostgres(process.env.TEST_DATABASE_URL);
-      printTable(
-        ['database', 'asked/s', 'beacons/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
-        Object.entries(results.beacons).map(([database, b]) => [
-          database,
-          b.asked,
-          fmt(b.beaconsPerSecond),
-          fmt(b.latencyP50Ms),
-          fmt(b.latencyP99Ms),
-          b.non2xx,
-          b.errors,
-        ]),
-      );
+      await measureBeaconFigures(server);
     }
 
     section('Console sign-in answer, operator vs stranger (relay takes 1 s per mail)');
@@ -331,8 +345,8 @@ async function measureSite() {
   }
 }
 
-let failed = false;
-try {
+/** Every measurement but the beacons' own budget check; fills `results.misses`. */
+async function measureAll() {
   if (!options['no-empty']) results.empty = await measureEmptyPage();
   await measureSite();
 
@@ -382,6 +396,16 @@ try {
       `${results.enquiries.posted - results.enquiries.accepted} enquiries refused`,
     ];
   }
+}
+
+let failed = false;
+try {
+  if (options.beacons) {
+    await measureBeaconsOnly();
+    results.misses = {};
+  } else await measureAll();
+  const beaconMissed = beaconMisses(results.beacons ?? {});
+  if (beaconMissed.length) results.misses.beacons = beaconMissed;
   for (const [route, misses] of Object.entries(results.misses))
     console.log(`MISSED ${route}: ${misses.join('; ')}`);
   failed = Object.keys(results.misses).length > 0;

@@ -12,7 +12,8 @@ import { forgetSentLinks, forgetSentReplies } from '../features/privacy';
 import { jobHandlers } from './jobs';
 import { startQueueWorker, stopQueueWorker } from '../delivery/queue/runtime';
 import { installGracefulShutdown } from '../platform/shutdown';
-import { existingCollector } from '../features/sources';
+import { existingCollector, serveBeaconsBeforeNext } from '../features/sources';
+import { canonicalPaths } from '@/content/routes';
 import { installFunnelCounting } from './funnel';
 
 /** Waits between attempts to reach the database at start: 1 s doubling, at most 30 s (ms). */
@@ -21,8 +22,8 @@ const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 /**
- * Runs once when the server starts (from `instrumentation.ts`): validates the environment, installs
- * the graceful shutdown, opens and migrates the database (PGlite's first open takes a second or
+ * Runs once when the server starts (from `instrumentation.ts`): validates the environment, serves
+ * the page-view beacon ahead of Next.js (serveBeaconsBeforeNext), installs the graceful shutdown, opens and migrates the database (PGlite's first open takes a second or
  * two, better here than on the first enquiry), then starts the queue worker, the delivery monitor
  * and the purge of enquiries past LEADS_RETENTION_DAYS and of sent privacy replies (now and daily). The demo hosts' busy feeds
  * are fetched once the database's first attempt has settled, database or not, so that their fetch
@@ -36,6 +37,7 @@ const HOUR_MS = 3_600_000;
 export async function startServer(): Promise<void> {
   const env = getSiteEnv();
   installPeerAddressHeader();
+  serveBeaconsBeforeNext(new Set(canonicalPaths));
   installFunnelCounting(env);
   const connecting = new AbortController();
   const started: {

@@ -9,7 +9,9 @@ const knownPaths: ReadonlySet<string> = new Set(canonicalPaths);
 /**
  * The cookieless page-view beacon (docs/operations.md, "Visits and sources"): POST from
  * src/lib/visit-beacon.ts (run by the loader after the page has loaded), at most 1 KB, same-site only;
- * answers 204 whatever happened, never a 5xx and never a cookie.
+ * answers 204 whatever happened, never a 5xx and never a cookie. The running server answers
+ * `/api/v` with the same beaconResponse before Next.js routes it (serveBeaconsBeforeNext, at
+ * start-up); this handler answers the rest (a query string, a server without the start hook).
  */
 export function POST(request: Request): Promise<Response> {
   return beaconResponse(request, knownPaths);

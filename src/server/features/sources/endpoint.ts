@@ -2,9 +2,13 @@ import 'server-only';
 import { getRuntime } from '../../platform/runtime';
 import { siteOrigins } from '../../platform/http/form-post';
 import { readTextWithin } from '../../platform/http/read-body';
+import { serveBeforeNext } from '../../platform/http/direct-route';
 import { errorFacts, log } from '../../platform/log';
 import { BEACON_MAX_BYTES, countBeacon, refusal, type BeaconVerdict } from './beacon';
 import { sourcesEnvSlice } from './env';
+
+/** The beacon endpoint's path (src/app/api/v/route.ts). */
+export const BEACON_ROUTE = '/api/v';
 
 /** A transparent 1×1 GIF: what the `<noscript>` image gets. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -48,4 +52,14 @@ export async function beaconResponse(
   return request.method === 'GET'
     ? new Response(PIXEL, { headers: { ...headers, 'Content-Type': 'image/gif' } })
     : new Response(null, { status: 204, headers });
+}
+
+/**
+ * Serves the beacon endpoint in this process's HTTP server before Next.js routes it
+ * (serveBeforeNext): the same beaconResponse as the route handler, without the framework's
+ * per-request cost (docs/performance.md, "The beacon endpoint"). Called once at start-up with the
+ * site's pages, as the route passes them.
+ */
+export function serveBeaconsBeforeNext(knownPaths: ReadonlySet<string>): void {
+  serveBeforeNext(BEACON_ROUTE, (request) => beaconResponse(request, knownPaths));
 }

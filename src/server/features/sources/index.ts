@@ -12,7 +12,7 @@ export {
 } from './beacon';
 export type { BeaconContext, BeaconVerdict } from './beacon';
 export { VisitCollector } from './collect';
-export { beaconResponse } from './endpoint';
+export { BEACON_ROUTE, beaconResponse, serveBeaconsBeforeNext } from './endpoint';
 export { sourcesCsv } from './csv';
 export { sourcesEnvSlice, getSourcesEnv } from './env';
 export type { SourcesEnv } from './env';
