@@ -132,6 +132,11 @@ test.describe('navigation bar', () => {
     await expect(menu).toBeHidden();
     await expect(toggle).toBeFocused();
     expect(await toggleState(page)).toEqual(closed);
+    // By keyboard: Enter on the toggle opens it with focus on the first link.
+    await page.keyboard.press('Enter');
+    await expect(menu.getByRole('link', { name: 'Home' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
     // The toggle closes it too, as does a click outside; choosing a link closes it and navigates
     // in the same document.
     await toggle.click();
@@ -280,6 +285,27 @@ test('links prefetch prerendered pages, but not the contact form nor the page be
   await expect.poll(() => prefetched.length).toBeGreaterThan(0);
   expect(prefetched).not.toContain('/contact-us');
   expect(prefetched).not.toContain('/');
+});
+
+test('opening the mobile menu prefetches the pages it leads to, but not the contact form nor the page being shown', async ({
+  page,
+}, { project }) => {
+  test.skip(!isMobile(project.name), 'mobile navigation');
+  const prefetched = new Set<string>();
+  page.on('request', (request) => {
+    if (request.headers()['next-router-prefetch']) prefetched.add(new URL(request.url()).pathname);
+  });
+  await page.goto('/about-us');
+  await expectHydrated(page);
+  await page.waitForLoadState('networkidle');
+  const modules = moduleTitles.map((_, index) => `/products/${index}`);
+  // The menu's links are plain <a> elements: nothing of them is prefetched while it is closed.
+  expect(modules.filter((path) => prefetched.has(path))).toEqual([]);
+  await mobileMenuToggle(page).click();
+  await expect.poll(() => modules.filter((path) => prefetched.has(path))).toEqual(modules);
+  await page.waitForLoadState('networkidle');
+  expect(prefetched).not.toContain('/contact-us');
+  expect(prefetched).not.toContain('/about-us');
 });
 
 test('every route change scrolls to the top', async ({ page }) => {
