@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
 import { canonicalPaths } from '../src/content/routes';
+import { mobileMenuToggle } from './mobile-menu';
 
 /**
  * Accessibility (WCAG 2.2 AA) on every route, in both projects (375 px and 1280 px): axe-core
@@ -58,7 +59,7 @@ test.describe('axe-core finds no WCAG 2.2 AA violation', () => {
   test('with the mobile menu open', async ({ page, isMobile }) => {
     test.skip(!isMobile, 'the menu toggle shows below 900 px');
     await page.goto('/products/2');
-    await page.getByRole('button', { name: 'Open menu' }).click();
+    await mobileMenuToggle(page).click();
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
   });

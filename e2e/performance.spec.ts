@@ -1,4 +1,5 @@
 import { expect, expectHydrated, test } from './fixtures';
+import { mobileMenuToggle, toggleState } from './mobile-menu';
 import { moduleTitles, pages } from './routes';
 import { onDemandPaths } from '../src/content/routes';
 
@@ -77,12 +78,41 @@ for (const javaScriptEnabled of [true, false]) {
       const nav = page.getByRole('navigation', { name: 'Main' });
       const menu = nav.locator('details ul');
       await expect(menu).toBeHidden();
+      await expect(mobileMenuToggle(page)).toBeHidden();
       await nav.getByText('Products', { exact: true }).click();
       await expect(menu).toBeVisible();
       await expect(menu.getByRole('link')).toHaveText([...moduleTitles]);
       await menu.getByRole('link', { name: 'Laboratory' }).click();
       await expect(page).toHaveURL(/\/products\/2$/);
       await expect(page.getByRole('tab', { selected: true })).toHaveText('Laboratory');
+    });
+
+    test('the mobile menu opens and leads to a page at 375 px', async ({ page }, { project }) => {
+      test.skip(!isMobile(project.name), 'mobile navigation');
+      await page.goto('/about-us');
+      if (javaScriptEnabled) await expectHydrated(page);
+      await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'first'));
+      const menu = page.getByRole('navigation', { name: 'Main' });
+      await expect(menu).toBeHidden();
+      expect(await toggleState(page)).toMatchObject({ name: 'Open menu', expanded: false });
+      await mobileMenuToggle(page).click();
+      await expect(menu).toBeVisible();
+      expect(await toggleState(page)).toMatchObject({ name: 'Close menu', expanded: true });
+      await expect(menu.getByRole('link', { name: 'About Us' })).toHaveAttribute(
+        'aria-current',
+        'page',
+      );
+      await expect(menu.getByRole('list', { name: 'Products' }).getByRole('link')).toHaveText([
+        ...moduleTitles,
+      ]);
+      await menu.getByRole('link', { name: 'Laboratory' }).click();
+      await expect(page).toHaveURL(/\/products\/2$/);
+      await expect(page.getByRole('tab', { selected: true })).toHaveText('Laboratory');
+      await expect(menu).toBeHidden();
+      // With JavaScript, Next.js's router navigates in the same document; without, a page load.
+      expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe(
+        javaScriptEnabled ? 'first' : undefined,
+      );
     });
 
     test('the product tabs switch modules', async ({ page }) => {

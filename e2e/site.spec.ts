@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, expectHydrated, test } from './fixtures';
+import { mobileMenuToggle, toggleState } from './mobile-menu';
 import { moduleTitles, pages } from './routes';
 
 const isMobile = (name: string) => name === 'mobile';
@@ -110,31 +111,56 @@ test.describe('navigation bar', () => {
   test('the mobile menu opens and closes at 375 px', async ({ page }, { project }) => {
     test.skip(!isMobile(project.name), 'mobile navigation');
     await page.goto('/');
+    await expectHydrated(page);
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
-    const toggle = page.getByRole('button', { name: 'Open menu' });
-    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    // A native disclosure (<details>): screen readers get an expandable button, named by its state.
+    const toggle = mobileMenuToggle(page);
+    const closed = { role: 'DisclosureTriangle', name: 'Open menu', expanded: false };
+    const open = { ...closed, name: 'Close menu', expanded: true };
+    expect(await toggleState(page)).toEqual(closed);
     await toggle.click();
-    const close = page.getByRole('button', { name: 'Close menu' });
-    await expect(close).toHaveAttribute('aria-expanded', 'true');
+    expect(await toggleState(page)).toEqual(open);
     const menu = page.getByRole('navigation', { name: 'Main' });
     await expect(menu).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Home' })).toBeFocused();
+    await expect(menu.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
     await expect(menu.getByRole('list', { name: 'Products' }).getByRole('link')).toHaveText([
       ...moduleTitles,
     ]);
     // Escape closes it and gives focus back to the toggle.
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
-    // The toggle closes it too, and choosing a link closes it and navigates.
-    await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('button', { name: 'Close menu' }).click();
+    await expect(toggle).toBeFocused();
+    expect(await toggleState(page)).toEqual(closed);
+    // By keyboard: Enter on the toggle opens it with focus on the first link.
+    await page.keyboard.press('Enter');
+    await expect(menu.getByRole('link', { name: 'Home' })).toBeFocused();
+    await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
-    await page.getByRole('button', { name: 'Open menu' }).click();
+    // The toggle closes it too, as does a click outside; choosing a link closes it and navigates
+    // in the same document.
+    await toggle.click();
+    await toggle.click();
+    await expect(menu).toBeHidden();
+    await toggle.click();
+    await expect(menu).toBeVisible();
+    // The panel covers the page below the header: outside it is the header's free space.
+    await page.getByRole('banner').click({ position: { x: 260, y: 32 } });
+    await expect(menu).toBeHidden();
+    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same document'));
+    await toggle.click();
     await menu.getByRole('link', { name: 'Laboratory' }).click();
     await expect(page).toHaveURL(/\/products\/2$/);
     await expect(menu).toBeHidden();
     await expect(page.getByRole('tab', { selected: true })).toHaveText('Laboratory');
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe(
+      'same document',
+    );
+    await toggle.click();
+    await expect(menu.getByRole('link', { name: 'Laboratory' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
   });
 });
 
@@ -259,6 +285,27 @@ test('links prefetch prerendered pages, but not the contact form nor the page be
   await expect.poll(() => prefetched.length).toBeGreaterThan(0);
   expect(prefetched).not.toContain('/contact-us');
   expect(prefetched).not.toContain('/');
+});
+
+test('opening the mobile menu prefetches the pages it leads to, but not the contact form nor the page being shown', async ({
+  page,
+}, { project }) => {
+  test.skip(!isMobile(project.name), 'mobile navigation');
+  const prefetched = new Set<string>();
+  page.on('request', (request) => {
+    if (request.headers()['next-router-prefetch']) prefetched.add(new URL(request.url()).pathname);
+  });
+  await page.goto('/about-us');
+  await expectHydrated(page);
+  await page.waitForLoadState('networkidle');
+  const modules = moduleTitles.map((_, index) => `/products/${index}`);
+  // The menu's links are plain <a> elements: nothing of them is prefetched while it is closed.
+  expect(modules.filter((path) => prefetched.has(path))).toEqual([]);
+  await mobileMenuToggle(page).click();
+  await expect.poll(() => modules.filter((path) => prefetched.has(path))).toEqual(modules);
+  await page.waitForLoadState('networkidle');
+  expect(prefetched).not.toContain('/contact-us');
+  expect(prefetched).not.toContain('/about-us');
 });
 
 test('every route change scrolls to the top', async ({ page }) => {

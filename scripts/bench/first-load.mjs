@@ -1,20 +1,27 @@
 // The script a page loads and the client components it hydrates, from a real Chromium session
 // (not Lighthouse): a quick before/after check of a change to what runs in the browser.
-// Usage: node scripts/bench/first-load.mjs <baseURL> <path...> [--chunks]
+// Usage: node scripts/bench/first-load.mjs <baseURL> <path...> [--chunks] [--width <px>]
 // The server must be running (`npm start`). For each path, in a fresh browser context: every script
 // response's bytes on the wire (Chromium's encodedDataLength: compressed, headers included) until
 // the network has been idle for 1 s after hydration (so a prefetch's chunks count, as they do in
 // Lighthouse's network log), the same without the page's payload file (`/_next/static/deferred/`),
 // the client modules the page's React Server Components payload references (the `I` rows), and
-// the component fibers React hydrated (counted through a stub of the DevTools hook).
+// the component fibers React hydrated (counted through a stub of the DevTools hook). The viewport is
+// 1280 x 800 px unless `--width` gives another width (e.g. 375 for the mobile layout).
 import { chromium } from '@playwright/test';
 import { CHROME_FLAGS, CHROME_PATH } from '../chromium.mjs';
 
 const args = process.argv.slice(2);
 const showChunks = args.includes('--chunks');
-const [baseURL, ...paths] = args.filter((arg) => arg !== '--chunks');
-if (!baseURL || paths.length === 0) {
-  console.error('usage: node scripts/bench/first-load.mjs <baseURL> <path...> [--chunks]');
+const widthAt = args.indexOf('--width');
+const width = widthAt >= 0 ? Number(args[widthAt + 1]) : 1280;
+const [baseURL, ...paths] = args.filter(
+  (arg, index) => arg !== '--chunks' && index !== widthAt && index !== widthAt + 1,
+);
+if (!baseURL || paths.length === 0 || !(width > 0)) {
+  console.error(
+    'usage: node scripts/bench/first-load.mjs <baseURL> <path...> [--chunks] [--width <px>]',
+  );
   process.exit(2);
 }
 
@@ -73,7 +80,7 @@ function clientReferences(script) {
 
 const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
 for (const path of paths) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ viewport: { width, height: 800 } });
   const page = await context.newPage();
   await page.addInitScript(installHook);
   const cdp = await context.newCDPSession(page);

@@ -13,8 +13,8 @@ export const LOADER_MANIFEST_FILE = 'loader-manifest.json';
  * The loader: the only inline script of a prerendered page. Reads the script URLs from its own
  * `data-l` attribute (space-separated, in execution order) and those to load as `nomodule` from
  * `data-n`, and appends them once the page has loaded. A click on a JavaScript-only button
- * (`type="button"`, such as the mobile menu's toggle) before React has hydrated it is held and
- * replayed once it has (for at most 20 s), so an early tap is not lost.
+ * (`type="button"`) before React has hydrated it is held and replayed once it has (for at most
+ * 20 s), so an early tap is not lost.
  */
 export const LOADER =
   '(function(s){var d=s.dataset,q=[],t=0;' +

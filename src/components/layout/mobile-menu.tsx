@@ -1,17 +1,27 @@
 'use client';
 
-import { usePathname } from 'next/navigation';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useRouter } from 'next/navigation';
+import { useId, useRef } from 'react';
 import { demoHref, navItems, productLinks } from '@/content/navigation';
-import { CtaLink } from '@/components/ui/cta';
-import { NavLink } from './nav-link';
+import { ctaVariants } from '@/components/ui/cta';
+import { linkPrefetch } from '@/lib/link-prefetch';
+import { isActivePath } from './nav-link';
+import { useDetailsMenu } from './use-details-menu';
+
+const linkClass =
+  'block rounded px-1.5 py-1 font-medium text-ink hover:bg-brand-50 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800';
 
 /**
  * The navigation menu below the md breakpoint (spec §2: a menu toggle opens and closes it).
- * A labelled button with `aria-expanded`; opening moves focus into the menu, Escape closes it and
- * returns focus to the button; a route change or a click outside closes it.
- * The panel is rendered only while open: every page (at every width) would otherwise carry and
- * hydrate its thirteen links for nothing. Without JavaScript the footer links are the way around.
+ * A native `<details>` whose panel is in the server's HTML, so it opens and leads everywhere
+ * without JavaScript. The toggle (`<summary>`, exposed as an expandable button) is named "Open
+ * menu" or "Close menu" by CSS alone: the name of the other state is `display: none`. With
+ * JavaScript, opening moves focus to the first link, and Escape, a click or a focus outside and a
+ * route change close it (`useDetailsMenu`).
+ * The links are plain `<a>` elements, not `next/link` components: the panel adds no component to
+ * hydrate on any page. A click on one navigates through Next.js's router (modifier keys and middle
+ * clicks left to the browser), and opening the menu prefetches what `next/link` would have
+ * prefetched once the links came into view.
  * The two icons are drawn by the server (`SiteHeader`), so this island loads no icon code.
  *
  * @param openIcon The toggle's icon while the menu is closed.
@@ -24,101 +34,84 @@ export function MobileMenu({
   openIcon: React.ReactNode;
   closeIcon: React.ReactNode;
 }) {
-  const [open, setOpen] = useState(false);
-  const pathname = usePathname() ?? '/';
+  const ref = useRef<HTMLDetailsElement>(null);
+  const pathname = useDetailsMenu(ref);
+  const router = useRouter();
   const panelId = useId();
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const panelRef = useRef<HTMLDivElement>(null);
 
-  // Close on navigation: remember the path the menu was opened on.
-  const [openedOn, setOpenedOn] = useState(pathname);
-  if (open && openedOn !== pathname) setOpen(false);
+  const onToggle = () => {
+    const details = ref.current;
+    if (!details?.open) return;
+    details.querySelector<HTMLElement>('nav a')?.focus();
+    for (const link of details.querySelectorAll('nav a')) {
+      const href = link.getAttribute('href') ?? '';
+      if (href !== pathname && linkPrefetch(href) !== false) router.prefetch(href);
+    }
+  };
 
-  useEffect(() => {
-    if (!open) return;
-    panelRef.current?.querySelector<HTMLElement>('a, button')?.focus();
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    const onPointerDown = (event: PointerEvent) => {
-      const target = event.target as Node;
-      if (!panelRef.current?.contains(target) && !buttonRef.current?.contains(target))
-        setOpen(false);
-    };
-    document.addEventListener('keydown', onKeyDown);
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      document.removeEventListener('pointerdown', onPointerDown);
-    };
-  }, [open]);
+  const onClick = (event: React.MouseEvent<HTMLElement>) => {
+    const link = (event.target as Element).closest('a');
+    const href = link?.getAttribute('href');
+    if (!href || event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    if (ref.current) ref.current.open = false;
+    router.push(href);
+  };
 
-  const linkClass =
-    'block rounded px-1.5 py-1 font-medium text-ink hover:bg-brand-50 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800';
+  const current = (href: string) => (isActivePath(pathname, href) ? 'page' : undefined);
 
   return (
-    <div className="md:hidden">
-      <button
-        ref={buttonRef}
-        type="button"
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
-        aria-label={open ? 'Close menu' : 'Open menu'}
-        onClick={() => {
-          setOpenedOn(pathname);
-          setOpen((value) => !value);
-        }}
-        className="flex size-6 items-center justify-center rounded text-ink hover:bg-brand-50"
-      >
-        {open ? closeIcon : openIcon}
-      </button>
-      {open && (
-        <div
-          ref={panelRef}
-          id={panelId}
-          className="absolute inset-x-0 top-full z-40 max-h-[calc(100dvh-4rem)] overflow-y-auto border-b border-slate-200 bg-white shadow-lg"
-        >
-          <nav aria-label="Main" className="mx-auto max-w-page px-2 py-2 sm:px-3">
-            <ul className="space-y-0.5">
-              {navItems.map((item) =>
-                item.dropdown ? (
-                  <li key={item.id}>
-                    <p
-                      id={`${panelId}-products`}
-                      className="px-1.5 pt-1 pb-0.5 text-sm font-semibold tracking-wide text-muted uppercase"
-                    >
-                      {item.title}
-                    </p>
-                    <ul
-                      aria-labelledby={`${panelId}-products`}
-                      className="grid gap-0.5 sm:grid-cols-2"
-                    >
-                      {productLinks.map(({ id, title, link }) => (
-                        <li key={id}>
-                          <NavLink href={link} className={linkClass}>
-                            {title}
-                          </NavLink>
-                        </li>
-                      ))}
-                    </ul>
-                  </li>
-                ) : (
-                  <li key={item.id}>
-                    <NavLink href={item.target} className={linkClass}>
-                      {item.title}
-                    </NavLink>
-                  </li>
-                ),
-              )}
-            </ul>
-            <CtaLink href={demoHref} size="md" className="mt-2 w-full">
-              Schedule a Demo
-            </CtaLink>
-          </nav>
-        </div>
-      )}
-    </div>
+    <details ref={ref} className="group md:hidden" onToggle={onToggle}>
+      <summary className="flex size-6 list-none items-center justify-center rounded text-ink hover:bg-brand-50 [&::-webkit-details-marker]:hidden">
+        <span className="contents group-open:hidden">
+          <span className="sr-only">Open menu</span>
+          {openIcon}
+        </span>
+        <span className="hidden group-open:contents">
+          <span className="sr-only">Close menu</span>
+          {closeIcon}
+        </span>
+      </summary>
+      <div className="absolute inset-x-0 top-full z-40 max-h-[calc(100dvh-4rem)] overflow-y-auto border-b border-slate-200 bg-white shadow-lg">
+        <nav aria-label="Main" className="mx-auto max-w-page px-2 py-2 sm:px-3" onClick={onClick}>
+          <ul className="space-y-0.5">
+            {navItems.map((item) =>
+              item.dropdown ? (
+                <li key={item.id}>
+                  <p
+                    id={`${panelId}-products`}
+                    className="px-1.5 pt-1 pb-0.5 text-sm font-semibold tracking-wide text-muted uppercase"
+                  >
+                    {item.title}
+                  </p>
+                  <ul
+                    aria-labelledby={`${panelId}-products`}
+                    className="grid gap-0.5 sm:grid-cols-2"
+                  >
+                    {productLinks.map(({ id, title, link }) => (
+                      <li key={id}>
+                        <a href={link} aria-current={current(link)} className={linkClass}>
+                          {title}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ) : (
+                <li key={item.id}>
+                  <a href={item.target} aria-current={current(item.target)} className={linkClass}>
+                    {item.title}
+                  </a>
+                </li>
+              ),
+            )}
+          </ul>
+          <a href={demoHref} className={ctaVariants({ size: 'md', className: 'mt-2 w-full' })}>
+            Schedule a Demo
+          </a>
+        </nav>
+      </div>
+    </details>
   );
 }

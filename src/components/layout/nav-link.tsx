@@ -6,7 +6,7 @@ import { clsx } from 'clsx';
 import { linkPrefetch } from '@/lib/link-prefetch';
 
 /** True when `href` is the current page or a section containing it (Home only matches `/`). */
-function isActivePath(pathname: string, href: string): boolean {
+export function isActivePath(pathname: string, href: string): boolean {
   return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`);
 }
 

@@ -1,55 +1,27 @@
 'use client';
 
 import Link from 'next/link';
-import { usePathname } from 'next/navigation';
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { productLinks } from '@/content/navigation';
+import { useDetailsMenu } from './use-details-menu';
 
 /**
  * The Products dropdown of the navigation bar (spec §2): the nine modules, each linking to
  * `/products/{index}`. A native `<details>` disclosure, so it opens without JavaScript; with it,
- * Escape closes it (focus back on the toggle), as do a click outside and a route change.
+ * Escape closes it (focus back on the toggle), as do a click or a focus outside and a route change
+ * (`useDetailsMenu`).
  *
  * @param chevron The toggle's chevron, drawn by the server (`SiteHeader`): this island loads no
  *   icon code. It turns when the menu is open (`group-open:` classes).
  */
 export function ProductsMenu({ chevron }: { chevron: React.ReactNode }) {
   const ref = useRef<HTMLDetailsElement>(null);
-  const pathname = usePathname() ?? '/';
-
-  // Closes on a route change, not at hydration: the scripts load after `load`, and a menu a visitor
-  // opened before then stays open.
-  const shownPath = useRef(pathname);
-  useEffect(() => {
-    if (shownPath.current === pathname) return;
-    shownPath.current = pathname;
-    if (ref.current) ref.current.open = false;
-  }, [pathname]);
-
-  useEffect(() => {
-    const close = (event: PointerEvent | FocusEvent) => {
-      const details = ref.current;
-      if (details?.open && !details.contains(event.target as Node)) details.open = false;
-    };
-    document.addEventListener('pointerdown', close);
-    document.addEventListener('focusin', close);
-    return () => {
-      document.removeEventListener('pointerdown', close);
-      document.removeEventListener('focusin', close);
-    };
-  }, []);
-
-  const onKeyDown = (event: React.KeyboardEvent<HTMLDetailsElement>) => {
-    const details = ref.current;
-    if (event.key !== 'Escape' || !details?.open) return;
-    details.open = false;
-    details.querySelector('summary')?.focus();
-  };
+  const pathname = useDetailsMenu(ref);
 
   const active = pathname === '/products' || pathname.startsWith('/products/');
 
   return (
-    <details ref={ref} className="group relative" onKeyDown={onKeyDown}>
+    <details ref={ref} className="group relative">
       <summary
         className={`flex cursor-pointer list-none items-center gap-0.5 rounded px-1 py-1 font-medium hover:text-brand-800 [&::-webkit-details-marker]:hidden ${active ? 'text-brand-800' : ''}`}
       >
