@@ -83,25 +83,4 @@ describe('deferScripts', () => {
     expect(added().map((s) => Boolean(s.noModule))).toEqual([false, false, true]);
   });
 
-  it('the loader holds a tap on a button not yet hydrated and replays it once hydrated', async () => {
-    document.body.innerHTML = '<button type="button">Open menu</button>';
-    const button = document.querySelector('button')!;
-    const script = document.createElement('script');
-    script.dataset.l = '/p.js';
-    document.body.append(script);
-    Object.defineProperty(document, 'currentScript', { value: script, configurable: true });
-    Object.defineProperty(document, 'readyState', { value: 'complete', configurable: true });
-    let clicks = 0;
-    button.addEventListener('click', () => (clicks += 1));
-    new Function(LOADER)();
-    button.click();
-    expect(clicks).toBe(0);
-    // React hydrates: its keys appear on the body and on the button.
-    Object.assign(document.body, { __reactContainer$x: {} });
-    Object.assign(button, { __reactFiber$x: {} });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(clicks).toBe(1);
-    button.click();
-    expect(clicks).toBe(2);
-  });
 });

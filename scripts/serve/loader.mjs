@@ -12,22 +12,15 @@ export const LOADER_MANIFEST_FILE = 'loader-manifest.json';
 /**
  * The loader: the only inline script of a prerendered page. Reads the script URLs from its own
  * `data-l` attribute (space-separated, in execution order) and those to load as `nomodule` from
- * `data-n`, and appends them once the page has loaded. A click on a JavaScript-only button
- * (`type="button"`) before React has hydrated it is held and replayed once it has (for at most
- * 20 s), so an early tap is not lost.
+ * `data-n`, and appends them once the page has loaded. Nothing on the public pages needs it
+ * earlier: the menus are native `<details>`, the tabs are links and the forms post without
+ * JavaScript, so a tap before hydration already does what it says.
  */
 export const LOADER =
-  '(function(s){var d=s.dataset,q=[],t=0;' +
-  'function live(b){return Object.keys(b).some(function(k){return k.indexOf("__react")===0})}' +
-  'function hold(e){var b=e.target&&e.target.closest&&e.target.closest(\'button[type="button"]\');' +
-  'if(b&&!live(b)){e.preventDefault();e.stopImmediatePropagation();if(q.indexOf(b)<0)q.push(b)}}' +
-  'document.addEventListener("click",hold,true);' +
-  'function replay(){if(q.length&&!live(q[0])&&++t<400)return setTimeout(replay,50);' +
-  'document.removeEventListener("click",hold,true);q.forEach(function(b){if(live(b))b.click()})}' +
+  '(function(s){var d=s.dataset;' +
   'function go(){var n=(d.n||"").split(" ");' +
   'd.l.split(" ").forEach(function(u){var e=document.createElement("script");e.src=u;' +
-  'e.async=false;if(n.indexOf(u)>=0)e.noModule=true;document.body.appendChild(e)});' +
-  'var w=setInterval(function(){if(live(document.body)||++t>400){clearInterval(w);t=0;replay()}},50)}' +
+  'e.async=false;if(n.indexOf(u)>=0)e.noModule=true;document.body.appendChild(e)})}' +
   'if(document.readyState==="complete")setTimeout(go);' +
   'else addEventListener("load",function(){setTimeout(go)})})(document.currentScript)';
 
