@@ -82,5 +82,4 @@ describe('deferScripts', () => {
     // jsdom has no `noModule` property: the loader's assignment shows as a plain one.
     expect(added().map((s) => Boolean(s.noModule))).toEqual([false, false, true]);
   });
-
 });
