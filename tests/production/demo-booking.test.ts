@@ -15,6 +15,7 @@ import {
   invitedStart,
   offeredStarts,
   requestDemo,
+  openPicker,
 } from '@test/demo-booking';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
 
@@ -124,7 +125,7 @@ describe('demo booking from the production build', () => {
       })
       .toBe(1);
     // With JavaScript the picker replaces the plain times once its chunk has loaded.
-    await page.getByRole('grid').waitFor({ timeout: 30_000 });
+    await openPicker(page);
     expect(await checkWidths(page, 'booking-step')).toEqual([]);
     const first = page.getByRole('radio').first();
     const start = (await first.getAttribute('value'))!;

@@ -12,6 +12,7 @@ import {
   demoVisitor,
   offeredStarts,
   requestDemo,
+  openPicker,
 } from '@test/demo-booking';
 import { backdateFormToken } from '@test/form-token';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
@@ -115,7 +116,7 @@ describe('demo booking caps from the production build', () => {
       await page.locator(`[name="${name}"]`).fill(value);
     await backdateFormToken(page);
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.getByRole('grid').waitFor({ timeout: 30_000 });
+    await openPicker(page);
     const radio = page.locator('input[name="start"]').nth(1);
     await radio.check();
     const chosen = (await radio.getAttribute('value'))!;
@@ -123,7 +124,7 @@ describe('demo booking caps from the production build', () => {
     await page.waitForURL(/outcome=email-cap/, { timeout: 30_000 });
     const sentence = emailCapNotice;
     await expect.poll(() => page.locator('p[role="alert"]').textContent()).toBe(sentence);
-    await page.getByRole('grid').waitFor({ timeout: 30_000 });
+    await openPicker(page);
     expect(await page.locator('input[name="start"]:checked').getAttribute('value')).toBe(chosen);
     console.log(`production, JavaScript: refused "${sentence}", ${chosen} still chosen`);
   });

@@ -12,6 +12,7 @@ import {
   axeViolationsWithoutScripts,
   demoServerEnv,
   requestAndBook,
+  openPicker,
 } from '@test/demo-booking';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
 
@@ -170,7 +171,7 @@ describe('rescheduling and cancelling a demo from the e-mailed link, production 
 
       // Pick another time: the last one offered (with JavaScript, of the picker's first day,
       // once the picker has replaced the plain form).
-      if (javaScript) await page.getByRole('grid').waitFor({ timeout: 30_000 });
+      if (javaScript) await openPicker(page);
       const radios = page.getByRole('radio');
       const next = (await radios.last().getAttribute('value'))!;
       await radios.last().check();

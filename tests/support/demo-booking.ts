@@ -201,3 +201,13 @@ export async function axeViolationsWithoutScripts(page: Page, label: string): Pr
     await context.close();
   }
 }
+
+/**
+ * Waits for the booking picker (the calendar grid) to replace the plain list of times. Its code is
+ * fetched on the first interaction with the booking form: the keyboard reaching its first time is
+ * one, and focus does not tick a time, so a time already chosen stays chosen.
+ */
+export async function openPicker(page: Page): Promise<void> {
+  await page.locator('input[name="start"]').first().focus({ timeout: 30_000 });
+  await page.getByRole('grid').waitFor({ timeout: 30_000 });
+}
