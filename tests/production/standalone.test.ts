@@ -89,8 +89,10 @@ describe('the standalone bundle, as the Dockerfile installs it', () => {
       const nonce = /'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '');
       expect(html, pathname).not.toMatch(/<script\b[^>]*\bsrc=/);
       expect(html, pathname).not.toMatch(/<link\b[^>]*\bas="script"/);
+      // The nonce is base64: `+` and `/` are literal here, not regular-expression syntax.
+      const quoted = (nonce?.[1] ?? '(no nonce)').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
       expect(html, pathname).toMatch(
-        new RegExp(`<script data-l="/_next/static/deferred/[^"]+"[^>]* nonce="${nonce?.[1]}">`),
+        new RegExp(`<script data-l="/_next/static/deferred/[^"]+"[^>]* nonce="${quoted}">`),
       );
     }
   });
