@@ -104,7 +104,8 @@ export class VisitCollector {
       await this.db.transaction(async (tx) => {
         // Which visitors are new today: their hash was not stored yet. One statement per day
         // with the hashes as one array parameter (a row per value built by the query builder
-        // cost more CPU than the statement itself).
+        // cost more CPU than the statement itself). Instances sharing the database insert in one
+        // order (sorted), so two concurrent flushes wait for each other instead of deadlocking.
         const newVisitors = new Map<string, number>();
         const hashesByDay = new Map<string, string[]>();
         for (const [hash, { day }] of visitors) {
@@ -113,6 +114,7 @@ export class VisitCollector {
           hashesByDay.set(day, list);
         }
         for (const [day, hashes] of hashesByDay) {
+          hashes.sort();
           const stored = await tx
             .insert(visitHashes)
             .select(sql`select ${day}::date as day, unnest(${sql.param(hashes)}::text[]) as hash`)
@@ -175,7 +177,10 @@ async function upsertCounts(
       sum.visitors = (sum.visitors ?? 0) + (newVisitors.get(key) ?? 0);
       merged.set(mergedKey, sum);
     });
-    const values = [...merged.values()];
+    // Sorted by key, as the hashes are: concurrent flushes lock the rows in one order.
+    const values = [...merged.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, value]) => value);
     for (let i = 0; i < values.length; i += 500)
       await db
         .insert(visitCounts)
