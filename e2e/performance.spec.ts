@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, expectHydrated, test } from './fixtures';
 import { mobileMenuToggle, toggleState } from './mobile-menu';
 import { moduleTitles, pages } from './routes';
@@ -6,32 +7,67 @@ import { onDemandPaths } from '../src/content/routes';
 /**
  * The speed budget's browser side (docs/performance.md, DESIGN.md §14): every page asks for no
  * script before it has loaded (prerendered pages: scripts/build/defer-scripts.ts; pages rendered
- * per request: the server's rewrite, scripts/serve/deferred-html.mjs) and still hydrates; the visit
- * beacon goes after `load`, and again on a client-side navigation; the navigation, the product tabs
- * and the forms work with JavaScript on and off.
+ * per request: the server's rewrite, scripts/serve/deferred-html.mjs), only the visit beacon and the
+ * reveal script after, and the framework's scripts only on the visitor's first interaction, after
+ * which the page hydrates; the visit beacon goes after `load`, and again on a client-side
+ * navigation; the navigation, the product tabs and the forms work with JavaScript on and off.
  */
 
 const isMobile = (name: string) => name === 'mobile';
 
-test('no script is requested before the page has loaded; the page then hydrates', async ({
+/** The page's script requests so far (URL paths, start times in ms) and when it loaded. */
+function scriptTiming(page: Page) {
+  return page.evaluate(() => {
+    const [navigation] = performance.getEntriesByType(
+      'navigation',
+    ) as PerformanceNavigationTiming[];
+    const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((entry) => entry.initiatorType === 'script' || /\.js(\?|$)/.test(entry.name))
+      .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime }));
+    return { loaded: navigation!.loadEventStart, scripts, now: performance.now() };
+  });
+}
+
+test('no script before the page has loaded, the framework only on the first interaction', async ({
   page,
 }) => {
   const onDemand = pages.filter(({ path }) => (onDemandPaths as string[]).includes(path));
   expect(onDemand.length).toBeGreaterThan(0);
   for (const { path } of pages) {
     await page.goto(path);
-    await expectHydrated(page);
-    const timing = await page.evaluate(() => {
-      const [navigation] = performance.getEntriesByType(
-        'navigation',
-      ) as PerformanceNavigationTiming[];
-      const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-        .filter((entry) => entry.initiatorType === 'script' || /\.js(\?|$)/.test(entry.name))
-        .map((entry) => entry.startTime);
-      return { loaded: navigation!.loadEventStart, scripts };
+    const { atLoad, framework } = await page.evaluate(() => {
+      const loader = document.querySelector<HTMLScriptElement>('script[data-l]')!;
+      const noModule = (loader.dataset.n ?? '').split(' ');
+      return {
+        atLoad: loader.dataset.a!.split(' '),
+        framework: loader.dataset.l!.split(' ').filter((url) => !noModule.includes(url)),
+      };
     });
-    expect(timing.scripts.length, path).toBeGreaterThan(0);
-    expect(Math.min(...timing.scripts), path).toBeGreaterThanOrEqual(timing.loaded);
+    expect(atLoad, path).toHaveLength(2); // the visit beacon and the reveal script
+    // Reading: the page loads, the beacon and the reveal script run, the network goes quiet.
+    await page.waitForLoadState('networkidle');
+    await page.mouse.wheel(0, 300);
+    const read = await scriptTiming(page);
+    expect(read.scripts.map((script) => script.path).sort(), path).toEqual([...atLoad].sort());
+    expect(Math.min(...read.scripts.map((script) => script.start)), path).toBeGreaterThanOrEqual(
+      read.loaded,
+    );
+    expect(
+      await page.evaluate(() =>
+        Object.keys(document.body).some((key) => key.startsWith('__react')),
+      ),
+      path,
+    ).toBe(false);
+    // The first interaction: every framework script comes after it, and the page hydrates.
+    await expectHydrated(page, path);
+    const used = await scriptTiming(page);
+    const later = used.scripts.filter((script) => !atLoad.includes(script.path));
+    for (const script of framework)
+      expect(
+        later.map((entry) => entry.path),
+        path,
+      ).toContain(script);
+    expect(Math.min(...later.map((script) => script.start)), path).toBeGreaterThan(read.now);
   }
 });
 
