@@ -11,7 +11,7 @@ import {
   privacyKinds,
   type PrivacyField,
   type PrivacyFormState,
-} from '@/lib/privacy-request-schema';
+} from '@/lib/privacy-request-fields';
 import { holdSubmitForProof } from '../contact-us/await-proof';
 import { DeferredProof } from '../contact-us/deferred-proof';
 import { controlClass } from '../contact-us/form-field';
