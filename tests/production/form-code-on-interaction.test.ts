@@ -241,6 +241,8 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
     expect(await page.locator('altcha-widget').count()).toBe(0);
     // The page-view beacon has gone (it reads the site key in the startup's bundle).
     expect(beacons.length).toBeGreaterThan(0);
+    // The prefetch of / (the logo's link) preloads none of its images: this page would not use them.
+    expect(await page.locator('link[rel="preload"][as="image"]').count()).toBe(0);
     const submit = page.getByRole('button', { name: 'Send me the link' });
     const submitBefore = await submit.boundingBox();
 
