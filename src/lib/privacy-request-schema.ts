@@ -1,24 +1,21 @@
 import { z } from 'zod';
 import { privacyRequestKinds, privacyRequestTexts } from '@/content/privacy';
-import { contactLimits, fieldLength } from './contact-fields';
+import { fieldLength } from './contact-fields';
 import { contactSchema } from './contact-schema';
+import {
+  DETAILS_MAX,
+  privacyKinds,
+  type PrivacyField,
+  type PrivacyKind,
+} from './privacy-request-fields';
+
+export * from './privacy-request-fields';
 
 /**
- * The privacy-request form of /privacy-requests (DPDP Act 2023, ss.6(4), 11–14): its fields, the
- * zod schema the server validates with, and the state the server action returns. Client-safe.
+ * The privacy-request form of /privacy-requests (DPDP Act 2023, ss.6(4), 11–14): the zod schema
+ * the server validates with, and what ./privacy-request-fields.ts defines (re-exported). Client-safe,
+ * but it brings zod: the form itself imports the fields module only.
  */
-
-/** The kinds of request, in the form's order (keys of `privacyRequestKinds`). */
-export const privacyKinds = Object.keys(privacyRequestKinds) as PrivacyKind[];
-
-/** A kind of privacy request: `copy`, `correct`, `erase`, `withdraw`, `nominate`, `grievance`. */
-export type PrivacyKind = keyof typeof privacyRequestKinds;
-
-/** The form's fields. */
-export type PrivacyField = 'email' | 'kind' | 'details';
-
-/** Most characters of `details` (the enquiry message's limit, by the same length rule). */
-export const DETAILS_MAX = 2000;
 
 const controlCharacters = /[\p{Cc}\u2028\u2029]/u;
 const lineBreaksAndTabs = /[\t\n\r]/g;
@@ -58,34 +55,6 @@ export const privacyRequestSchema = z
 /** A valid privacy request. */
 export type PrivacyRequestInput = z.infer<typeof privacyRequestSchema>;
 
-/** What the visitor typed, as strings, shown again after an error. */
-export type PrivacyValues = Record<PrivacyField, string>;
-
-/**
- * Outcome of a post of the form: `idle`; `invalid` with the first error per field (or a form-level
- * message) and what was typed; `sent`, the one answer to every valid request (no enumeration).
- */
-export type PrivacyFormState =
-  | { status: 'idle' }
-  | {
-      status: 'invalid';
-      message: string;
-      errors: Partial<Record<PrivacyField, string>>;
-      values: PrivacyValues;
-      /** A fresh form token, when the posted one had expired. */
-      token?: string;
-    }
-  | { status: 'sent'; message: string };
-
-/** The form's fields as posted ('' when absent or not text). */
-export function readPrivacyValues(formData: FormData): PrivacyValues {
-  const read = (name: PrivacyField) => {
-    const value = formData.get(name);
-    return typeof value === 'string' ? value : '';
-  };
-  return { email: read('email'), kind: read('kind'), details: read('details') };
-}
-
 /** The first message of each invalid field of a failed parse. */
 export function privacyFieldErrors(error: z.ZodError): Partial<Record<PrivacyField, string>> {
   const errors: Partial<Record<PrivacyField, string>> = {};
@@ -96,6 +65,3 @@ export function privacyFieldErrors(error: z.ZodError): Partial<Record<PrivacyFie
   }
   return errors;
 }
-
-/** `maxLength` of the e-mail input (2 UTF-16 units per character, as the contact form's). */
-export const emailInputMaxLength = 2 * contactLimits.email;

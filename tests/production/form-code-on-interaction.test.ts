@@ -5,12 +5,13 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { bookTime, demoServerEnv, requestDemo, watchCspViolations } from '@test/demo-booking';
-import { startProductionServer, type ProductionServer } from '@test/next-server';
+import { until } from '@test/enquiry';
+import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 
 /**
- * The contact form's proof of work and the booking picker are fetched on the first interaction
- * with their form, not with the page: real `npm start` build, real Chromium. Prints each page's
+ * The contact and privacy-request forms' proof of work and the booking picker are fetched on the
+ * first interaction with their form, not with the page: real `npm start` build, real Chromium. Prints each page's
  * first-load script as the browser received it (the network log's encoded body sizes: brotli from
  * `npm start`) and what the first interaction fetched.
  */
@@ -181,5 +182,159 @@ describe('the forms fetch their heavy code on the first interaction (next start,
     expect(picker.length).toBeGreaterThan(0);
     expect(violations).toEqual([]);
     await context.close();
+  });
+});
+
+describe('/privacy-requests fetches its proof of work on the first interaction (next start, Chromium, the generated site key)', () => {
+  let smtp: TestSmtpServer;
+  let server: ProductionServer;
+  let dataDir: string;
+  let browser: Browser;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-lazy-privacy-'));
+    // No FORM_SECRET: the site generates its key in a fresh DATA_DIR, as `npm start` does out of
+    // the box; the page, the beacon and the challenge route are separate server bundles that must
+    // all sign with that one key.
+    server = await startProductionServer({
+      env: { ...demoServerEnv(dataDir, smtp.url, 20), FORM_SECRET: undefined, TRUST_PROXY: '1' },
+      readyPath: '/api/health',
+    });
+    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await smtp?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /**
+   * A context as a visitor's phone (a browser's own user agent, so the page-view beacon counts as
+   * it would for a person) posting from `address`, with its CSP violations, the scripts it fetched
+   * and the answers to the proof-of-work challenges.
+   */
+  async function visitor(address: string, javaScriptEnabled = true) {
+    const context = await browser.newContext({
+      javaScriptEnabled,
+      viewport: { width: 412, height: 823 },
+      userAgent:
+        'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36',
+      extraHTTPHeaders: { 'X-Forwarded-For': address },
+    });
+    const violations = await watchCspViolations(context);
+    const scripts = watchScripts(context);
+    const challenges: number[] = [];
+    const beacons: string[] = [];
+    context.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname === '/api/altcha') challenges.push(response.status());
+      if (url.pathname === '/api/v') beacons.push(url.pathname);
+    });
+    return { context, violations, scripts, challenges, beacons };
+  }
+
+  it("no proof-of-work code until the form is focused; the challenge then answers with the page's key", async () => {
+    const { context, violations, scripts, challenges, beacons } = await visitor('10.31.0.1');
+    const page = await context.newPage();
+    const html = await (await page.goto(`${server.url}/privacy-requests`))!.text();
+    await settle(page);
+    const firstLoad = await scripts();
+    report('/privacy-requests', html, firstLoad);
+    expect(firstLoad.filter((script) => PROOF_CODE.test(script.body)).map((s) => s.path)).toEqual(
+      [],
+    );
+    expect(challenges).toEqual([]);
+    expect(await page.locator('altcha-widget').count()).toBe(0);
+    // The page-view beacon has gone (it reads the site key in the startup's bundle).
+    expect(beacons.length).toBeGreaterThan(0);
+    // The prefetch of / (the logo's link) preloads none of its images: this page would not use them.
+    expect(await page.locator('link[rel="preload"][as="image"]').count()).toBe(0);
+    const submit = page.getByRole('button', { name: 'Send me the link' });
+    const submitBefore = await submit.boundingBox();
+
+    await page.getByLabel('Email').focus();
+    await page.getByRole('checkbox', { name: 'Verified' }).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('input[name="altcha"]')?.value,
+      undefined,
+      { timeout: 30_000 },
+    );
+    const proofFetched = async () =>
+      (await scripts()).slice(firstLoad.length).filter((script) => PROOF_CODE.test(script.body));
+    await expect.poll(async () => (await proofFetched()).length).toBeGreaterThanOrEqual(2);
+    const later = (await scripts()).slice(firstLoad.length);
+    const proof = await proofFetched();
+    const submitAfter = await submit.boundingBox();
+    console.log(
+      `/privacy-requests on the first focus: ${new Set(later.map((s) => s.path)).size} scripts, ${kib(later)} KiB (proof of work: ${proof.map((s) => `${s.path.split('/').at(-1)} ${Math.max(0, s.bytes)}`).join(', ')}); challenges answered ${challenges.join(', ')}; Submit at y ${submitBefore?.y} before the widget, ${submitAfter?.y} after`,
+    );
+    // One challenge, issued for the page's form token (a key of the route's own would refuse it: 400).
+    expect(challenges).toEqual([200]);
+    // The widget's place was in the server's HTML: its arrival moves nothing.
+    expect(submitAfter?.y).toBe(submitBefore?.y);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  /** Opens the form, fills it at once as autofill would, and presses Submit 1 s after load. */
+  async function fastRequest(address: string, email: string, javaScriptEnabled: boolean) {
+    const { context, violations, challenges } = await visitor(address, javaScriptEnabled);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/privacy-requests`);
+    const loadedAt = Date.now();
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('radio', { name: /^A grievance/ }).check();
+    await page.getByRole('textbox', { name: /^Details/ }).fill('Sent at once after autofill.');
+    await page.waitForTimeout(Math.max(0, loadedAt + 1_000 - Date.now()));
+    const posted = page.waitForRequest((request) => request.method() === 'POST');
+    await page.getByRole('button', { name: 'Send me the link' }).click();
+    const post = await posted;
+    const postedAfter = Date.now() - loadedAt;
+    await page
+      .getByRole('main')
+      .getByRole('status')
+      .filter({ hasText: 'If we hold data' })
+      .waitFor({ timeout: 30_000 });
+    const withProof = /name="(?:_\d+_)?altcha"\r\n\r\n[A-Za-z0-9+/=]{20,}/.test(
+      post.postData() ?? '',
+    );
+    await context.close();
+    return { postedAfter, withProof, violations, challenges };
+  }
+
+  /** What the server logged for the privacy requests so far (their outcome: queued, bot, …). */
+  const outcomes = () =>
+    logLines(server.output())
+      .filter((line) => line.event === 'privacy.asked')
+      .map((line) => line.outcome);
+
+  it('a fast visitor with JavaScript: the submit waits for the proof, and the link is e-mailed', async () => {
+    const email = 'fast.privacy@hospital.example';
+    const before = outcomes().length;
+    const visit = await fastRequest('10.31.0.2', email, true);
+    await until(async () => smtp.received.some((mail) => mail.envelope.to.includes(email)), 30_000);
+    console.log(
+      `/privacy-requests, JS on: Submit pressed 1 s after load, posted ${visit.withProof ? 'with' : 'WITHOUT'} a proof at ${visit.postedAfter} ms; outcome ${outcomes().slice(before).join(', ')}`,
+    );
+    expect(visit.withProof).toBe(true);
+    expect(visit.challenges).toEqual([200]);
+    expect(outcomes().slice(before)).toEqual(['queued']);
+    expect(smtp.received.filter((mail) => mail.envelope.to.includes(email))).toHaveLength(1);
+    expect(visit.violations).toEqual([]);
+  });
+
+  it('a fast visitor without JavaScript: the same answer, posted without a proof, nothing e-mailed', async () => {
+    const email = 'fast.nojs.privacy@hospital.example';
+    const before = outcomes().length;
+    const visit = await fastRequest('10.31.0.3', email, false);
+    await until(async () => outcomes().length > before, 10_000);
+    console.log(
+      `/privacy-requests, JS off: posted ${visit.withProof ? 'with' : 'without'} a proof at ${visit.postedAfter} ms; outcome ${outcomes().slice(before).join(', ')}`,
+    );
+    expect(visit.withProof).toBe(false);
+    expect(outcomes().slice(before)).toEqual(['bot']);
+    expect(smtp.received.filter((mail) => mail.envelope.to.includes(email))).toEqual([]);
+    expect(visit.violations).toEqual([]);
   });
 });

@@ -24,7 +24,8 @@ type AltchaProofProps = {
 
 /**
  * The ALTCHA proof-of-work widget (spam defence), rendered inside the contact and privacy-request
- * forms with JavaScript only (they import it dynamically, so no other page loads it). It fetches a
+ * forms with JavaScript only (DeferredProof imports it dynamically on the first interaction with
+ * the form, so no other page loads it). It fetches a
  * challenge for this form from /api/altcha, solves it in a Web Worker while the visitor types, and posts the
  * solution as the `altcha` field; the server then skips the clock test. Accessible: a labelled
  * checkbox ("I'm not a robot") the widget ticks itself, reachable by keyboard to retry on error.

@@ -1,6 +1,5 @@
 'use client';
 
-import dynamic from 'next/dynamic';
 import {
   useActionState,
   useEffect,
@@ -24,10 +23,10 @@ import {
 import type { ContactErrors, ContactFormState } from '@/lib/contact-schema';
 import type { EnquiryContext } from '@/lib/enquiry-context';
 import { sendEnquiry } from './actions';
-import { fieldsValid, proofPending, waitForProof } from './await-proof';
+import { holdSubmitForProof } from './await-proof';
 import { Confirmation } from './confirmation';
+import { DeferredProof } from './deferred-proof';
 import { catchFailedCall, type FailedCall } from './failed-call';
-import { useFirstInteraction } from './first-interaction';
 import { FormField } from './form-field';
 import { Honeypot } from './honeypot';
 
@@ -53,16 +52,6 @@ const formRows: readonly (readonly ContactField[])[] = contactFields.reduce<Cont
   [],
 );
 
-/**
- * The proof-of-work widget (spam defence): its code (the widget and its worker, a chunk of their
- * own) is fetched in the browser only, once the visitor starts to use the form.
- */
-const AltchaProof = dynamic(() => import('./altcha-proof').then((module) => module.AltchaProof), {
-  ssr: false,
-});
-
-/** How long a submit waits for the widget to finish its proof before posting anyway (ms). */
-const PROOF_WAIT_MS = 15_000;
 /** Shown when the browser refuses to send a field over its limit. */
 const tooLongMessage =
   'Please shorten the fields marked below. Nothing was sent: what you typed is still in the form.';
@@ -116,7 +105,6 @@ export function ContactForm({
   const [awaitingProof, setAwaitingProof] = useState(false);
   const pending = actionPending || awaitingProof;
   const formRef = useRef<HTMLFormElement>(null);
-  const touched = useFirstInteraction(formRef);
   const confirmationRef = useRef<HTMLHeadingElement>(null);
 
   const [tooLong, setTooLong] = useState<ContactErrors | null>(null);
@@ -144,32 +132,9 @@ export function ContactForm({
     setTooLong(refused ? over : null);
   };
 
-  /**
-   * A fast visitor (autofill) may press Submit before the widget's code has arrived (it is fetched
-   * on the first interaction with the form) or while it still solves its challenge: the post then
-   * waits for the proof (at most PROOF_WAIT_MS, the button showing "Sending…") instead of going
-   * without it (a fast post without a proof is quarantined). Held at the click, before any submit
-   * event, so the widget's own submit handling never starts a second proof. A form whose fields the
-   * browser will refuse (a required field empty) is left to the browser at once.
-   */
-  const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
-    const form = event.currentTarget.form;
-    if (!form || !fieldsValid(form) || !proofPending(form)) return;
-    event.preventDefault();
-    setAwaitingProof(true);
-    void waitForProof(form, PROOF_WAIT_MS).then(() => {
-      setAwaitingProof(false);
-      // Past the wait the widget may still be solving, its checkbox then required: the browser
-      // would refuse the post. The fields passed at the click, and the server checks all again.
-      const skipChecks = proofPending(form);
-      form.noValidate = skipChecks;
-      try {
-        form.requestSubmit();
-      } finally {
-        if (skipChecks) form.noValidate = false;
-      }
-    });
-  };
+  /** A fast visitor's submit waits for the proof of work (holdSubmitForProof). */
+  const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) =>
+    holdSubmitForProof(event, setAwaitingProof);
 
   const value = (field: ContactField) =>
     'values' in state ? state.values[field] : field === 'subject' ? defaultSubject : '';
@@ -241,14 +206,7 @@ export function ContactForm({
             </p>
           )}
 
-          {currentToken && (
-            // The widget's place is in the server's HTML: neither hydration nor the widget's
-            // arrival on the first interaction moves Submit under the visitor's pointer (without
-            // JavaScript the place stays empty).
-            <div className="min-h-8">
-              {touched && <AltchaProof key={currentToken} formToken={currentToken} />}
-            </div>
-          )}
+          {currentToken && <DeferredProof formToken={currentToken} />}
 
           {state.status === 'failed' && (
             <p

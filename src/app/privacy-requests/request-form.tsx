@@ -1,6 +1,5 @@
 'use client';
 
-import dynamic from 'next/dynamic';
 import { useActionState, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { CtaButton } from '@/components/ui/cta';
 import { privacyRequestKinds } from '@/content/privacy';
@@ -12,19 +11,11 @@ import {
   privacyKinds,
   type PrivacyField,
   type PrivacyFormState,
-} from '@/lib/privacy-request-schema';
-import { proofPending, waitForProof } from '../contact-us/await-proof';
+} from '@/lib/privacy-request-fields';
+import { holdSubmitForProof } from '../contact-us/await-proof';
+import { DeferredProof } from '../contact-us/deferred-proof';
 import { controlClass } from '../contact-us/form-field';
 import { askPrivacyLink } from './actions';
-
-/** The contact form's proof-of-work widget, loaded in the browser only (spam defence). */
-const AltchaProof = dynamic(
-  () => import('../contact-us/altcha-proof').then((module) => module.AltchaProof),
-  { ssr: false },
-);
-
-/** How long a submit waits for the widget to finish its proof before posting anyway (ms). */
-const PROOF_WAIT_MS = 15_000;
 
 const initialState: PrivacyFormState = { status: 'idle' };
 
@@ -44,7 +35,8 @@ const fieldLabels: Record<PrivacyField, string> = {
  * links to each invalid field and the first takes focus; after a valid post the one answer
  * (the same for every address) replaces the form, announced by a `role="status"` region.
  * It has the contact form's defences: the signed form `token` (null: the form cannot be sent now),
- * a honeypot, and with JavaScript the ALTCHA proof of work, which a submit waits for.
+ * a honeypot, and with JavaScript the ALTCHA proof of work, fetched on the first interaction with
+ * the form (`DeferredProof`), which a submit waits for.
  */
 export function PrivacyRequestForm({ token }: { token: string | null }) {
   const [state, formAction, actionPending] = useActionState(askPrivacyLink, initialState);
@@ -62,17 +54,9 @@ export function PrivacyRequestForm({ token }: { token: string | null }) {
     target?.focus();
   }, [state]);
 
-  /** A fast visitor's submit waits for the proof of work (as on the contact form). */
-  const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) => {
-    const form = event.currentTarget.form;
-    if (!form || !proofPending(form)) return;
-    event.preventDefault();
-    setAwaitingProof(true);
-    void waitForProof(form, PROOF_WAIT_MS).then(() => {
-      setAwaitingProof(false);
-      form.requestSubmit();
-    });
-  };
+  /** A fast visitor's submit waits for the proof of work, as on the contact form. */
+  const submitAfterProof = (event: MouseEvent<HTMLButtonElement>) =>
+    holdSubmitForProof(event, setAwaitingProof);
 
   if (state.status === 'sent')
     return (
@@ -207,7 +191,7 @@ export function PrivacyRequestForm({ token }: { token: string | null }) {
           The form is unavailable for a moment. Please reload the page, or write to us.
         </p>
       )}
-      {currentToken && <AltchaProof key={currentToken} formToken={currentToken} />}
+      {currentToken && <DeferredProof formToken={currentToken} />}
 
       <div>
         <CtaButton

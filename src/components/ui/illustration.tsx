@@ -16,10 +16,11 @@ type IllustrationProps = {
  * file's own `width` and `height` (px) so it reserves its box before it loads (no layout shift).
  * Imported, the file is served from `/_next/static/media/` under a content-hashed name, cached as
  * immutable for a year. next/image is not used: it does not optimise SVG, and its client component
- * would add JavaScript to every page that shows one. Images are lazy unless `priority` is set.
+ * would add JavaScript to every page that shows one. Images are lazy unless `priority` is set
+ * (eager and high-priority, with no preload hint: see below).
  */
 export function Illustration({ image, alt, priority = false, className }: IllustrationProps) {
-  return (
+  const img = (
     // eslint-disable-next-line @next/next/no-img-element -- vector files; see the TSDoc above.
     <img
       src={image.src}
@@ -32,4 +33,9 @@ export function Illustration({ image, alt, priority = false, className }: Illust
       className={className}
     />
   );
+  // React turns an eager <img> into a preload hint, also in the page's RSC payload: every page
+  // that prefetches this one (the logo's link to the home page) would then preload the image and
+  // not use it. Inside a <picture> it gives no hint; the <img> itself, in the first round trip,
+  // is found at once by the browser's preload scanner. `contents` keeps the layout of the <img>.
+  return priority ? <picture className="contents">{img}</picture> : img;
 }

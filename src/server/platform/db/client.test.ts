@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
@@ -26,5 +29,23 @@ describe.skipIf(postgres.skipReason)(backendTitle('a dropped idle connection', p
     await new Promise((resolve) => setTimeout(resolve, 200));
     const result = await database.db.execute(sql`SELECT 1 AS one`);
     expect((result as { rows: unknown[] }).rows[0]).toEqual({ one: 1 });
+  });
+});
+
+describe('an embedded database opened by one copy of the module', () => {
+  it('is known as embedded, with its directory, to another copy (Next.js bundles one per server bundle)', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-embedded-'));
+    vi.resetModules();
+    const opener = await import('./client');
+    vi.resetModules();
+    const other = await import('./client');
+    expect(other).not.toBe(opener);
+    const database = await opener.openDatabase({ dataDir });
+    try {
+      expect(other.embeddedDataDir(database.db)).toBe(path.resolve(dataDir));
+    } finally {
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

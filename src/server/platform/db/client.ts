@@ -26,8 +26,15 @@ export type Database = {
   close(): Promise<void>;
 };
 
-/** The data directory of each embedded (PGlite) database handle, opened here or through its socket. */
-const embeddedDirectories = new WeakMap<Db, string>();
+/**
+ * The data directory of each embedded (PGlite) database handle, opened here or through its socket.
+ * Kept on `globalThis`, as the handle is (./index.ts): Next.js bundles this module once per server
+ * bundle (pages and actions, route handlers, the startup), and each copy must know a handle another
+ * opened, or it takes the embedded database for PostgreSQL and keys the site in the database.
+ */
+const embeddedDirectories = ((
+  globalThis as typeof globalThis & { __nirmayaEmbeddedDirectories?: WeakMap<Db, string> }
+).__nirmayaEmbeddedDirectories ??= new WeakMap<Db, string>());
 
 /**
  * The data directory (`DATA_DIR`, resolved) of an embedded PGlite database, whether this process
