@@ -238,7 +238,7 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
     const { context, violations, scripts, challenges, beacons } = await visitor('10.31.0.1');
     const page = await context.newPage();
     const html = await (await page.goto(`${server.url}/privacy-requests`))!.text();
-    await settle(page, true);
+    await settle(page);
     const firstLoad = await scripts();
     report('/privacy-requests', html, firstLoad);
     expect(firstLoad.filter((script) => PROOF_CODE.test(script.body)).map((s) => s.path)).toEqual(
