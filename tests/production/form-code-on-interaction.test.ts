@@ -64,18 +64,13 @@ function report(label: string, html: string, scripts: Script[]) {
 }
 
 /**
- * With `hydrate`, makes an interaction outside the forms (a press of Shift: the framework starts on
- * the visitor's first interaction, scripts/serve/loader.mjs) and waits until React has hydrated the
- * page; then waits until the network has been idle, then 3 s more: what hydration starts (a dynamic
- * import in an effect) may come after the first idle moment. Without, the page is only read.
+ * Waits until React has hydrated the page and the network has been idle, then 3 s more: what
+ * hydration starts (a dynamic import in an effect) may come after the first idle moment.
  */
-async function settle(page: Page, hydrate: boolean) {
-  if (hydrate) {
-    await page.keyboard.press('Shift');
-    await page.waitForFunction(() =>
-      Object.keys(document.body).some((key) => key.startsWith('__react')),
-    );
-  }
+async function settle(page: Page) {
+  await page.waitForFunction(() =>
+    Object.keys(document.body).some((key) => key.startsWith('__react')),
+  );
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(3_000);
   await page.waitForLoadState('networkidle');
@@ -112,8 +107,7 @@ describe('the forms fetch their heavy code on the first interaction (next start,
     });
     const page = await context.newPage();
     const html = await (await page.goto(`${server.url}/contact-us`))!.text();
-    // Hydrated by an interaction elsewhere: the proof of work waits for the form's.
-    await settle(page, true);
+    await settle(page);
     const firstLoad = await scripts();
     report('/contact-us', html, firstLoad);
     expect(firstLoad.filter((script) => PROOF_CODE.test(script.body)).map((s) => s.path)).toEqual(
@@ -161,8 +155,7 @@ describe('the forms fetch their heavy code on the first interaction (next start,
     const scripts = watchScripts(context);
     const page = await context.newPage();
     const html = await (await page.goto(`${server.url}/contact-us/demo`))!.text();
-    // Only read: the focus below starts the framework, and the picker once it has hydrated.
-    await settle(page, false);
+    await settle(page);
     const firstLoad = await scripts();
     report('/contact-us/demo', html, firstLoad);
     expect(firstLoad.filter((script) => PICKER_CODE.test(script.body)).map((s) => s.path)).toEqual(

@@ -1,7 +1,7 @@
 'use client';
 
 import { clsx } from 'clsx';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import {
   contactLabels,
   contactLimits,
@@ -42,11 +42,6 @@ export function FormField(props: FormFieldProps) {
   const definition = fieldDefinition(name);
   const required = definition.required !== undefined;
   const [length, setLength] = useState(() => fieldLength(defaultValue));
-  // The framework starts on the visitor's first interaction (scripts/serve/loader.mjs): what was
-  // typed before it hydrated the field is in the field, and counted once it is.
-  const countTyped = useCallback((element: HTMLInputElement | HTMLTextAreaElement | null) => {
-    if (element) setLength(fieldLength(element.value));
-  }, []);
   const id = `contact-${name}`;
   const errorId = `${id}-error`;
   const countId = `${id}-count`;
@@ -56,7 +51,6 @@ export function FormField(props: FormFieldProps) {
   const shared = {
     id,
     name,
-    ref: countTyped,
     defaultValue,
     required,
     autoFocus,
