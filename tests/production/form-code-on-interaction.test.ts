@@ -76,29 +76,40 @@ async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
 }
 
-describe('the forms fetch their heavy code on the first interaction (next start, Chromium)', () => {
-  let smtp: TestSmtpServer;
-  let server: ProductionServer;
-  let dataDir: string;
-  let browser: Browser;
+/** What a describe block's tests share: the SMTP server, `next start` and Chromium. */
+type Site = { smtp: TestSmtpServer; server: ProductionServer; browser: Browser };
+
+/**
+ * Starts, for the enclosing describe block, a real SMTP server, `next start` on a fresh data
+ * directory named after `prefix` (the demo environment, with `env` over it) and Chromium; stops
+ * them after its tests. The returned object is filled in `beforeAll`.
+ */
+function useSite(prefix: string, env: Record<string, string | undefined> = {}): Site {
+  const site = {} as Site;
+  let dataDir: string | undefined;
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-lazy-'));
-    server = await startProductionServer({
-      env: demoServerEnv(dataDir, smtp.url, 20),
+    site.smtp = await startSmtpServer();
+    dataDir = await mkdtemp(path.join(tmpdir(), prefix));
+    site.server = await startProductionServer({
+      env: { ...demoServerEnv(dataDir, site.smtp.url, 20), ...env },
       readyPath: '/api/health',
     });
-    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
+    site.browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
+    await site.browser?.close();
+    await site.server?.stop();
+    await site.smtp?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
+  return site;
+}
+
+describe('the forms fetch their heavy code on the first interaction (next start, Chromium)', () => {
+  const site = useSite('nirmaya-lazy-');
 
   it('/contact-us: no proof-of-work code until the form is focused', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const violations = await watchCspViolations(context);
     const scripts = watchScripts(context);
     const challenges: string[] = [];
@@ -106,7 +117,7 @@ describe('the forms fetch their heavy code on the first interaction (next start,
       if (request.url().includes('/api/altcha')) challenges.push(request.url());
     });
     const page = await context.newPage();
-    const html = await (await page.goto(`${server.url}/contact-us`))!.text();
+    const html = await (await page.goto(`${site.server.url}/contact-us`))!.text();
     await settle(page);
     const firstLoad = await scripts();
     report('/contact-us', html, firstLoad);
@@ -139,22 +150,22 @@ describe('the forms fetch their heavy code on the first interaction (next start,
   it('/contact-us/demo: no picker code until the booking form is touched', async () => {
     // A demo request without JavaScript, then a post without a valid time: the booking cookie is
     // set and /contact-us/demo offers the times again.
-    const step = await requestDemo(server.url, { email: 'lazy-picker@clinic.example' });
-    const answer = await bookTime(server.url, step, 'not-a-time');
+    const step = await requestDemo(site.server.url, { email: 'lazy-picker@clinic.example' });
+    const answer = await bookTime(site.server.url, step, 'not-a-time');
     const cookie = answer.headers.get('set-cookie')?.split(';')[0];
     expect(answer.status).toBe(303);
     expect(cookie).toBeDefined();
     const [name, value] = [cookie!.slice(0, cookie!.indexOf('=')), cookie!.split('=')[1]!];
 
-    const context = await browser.newContext({
+    const context = await site.browser.newContext({
       timezoneId: 'America/New_York',
       viewport: { width: 1280, height: 900 },
     });
-    await context.addCookies([{ name, value, url: `${server.url}/contact-us/demo` }]);
+    await context.addCookies([{ name, value, url: `${site.server.url}/contact-us/demo` }]);
     const violations = await watchCspViolations(context);
     const scripts = watchScripts(context);
     const page = await context.newPage();
-    const html = await (await page.goto(`${server.url}/contact-us/demo`))!.text();
+    const html = await (await page.goto(`${site.server.url}/contact-us/demo`))!.text();
     await settle(page);
     const firstLoad = await scripts();
     report('/contact-us/demo', html, firstLoad);
@@ -179,28 +190,10 @@ describe('the forms fetch their heavy code on the first interaction (next start,
 });
 
 describe('/privacy-requests fetches its proof of work on the first interaction (next start, Chromium, the generated site key)', () => {
-  let smtp: TestSmtpServer;
-  let server: ProductionServer;
-  let dataDir: string;
-  let browser: Browser;
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-lazy-privacy-'));
-    // No FORM_SECRET: the site generates its key in a fresh DATA_DIR, as `npm start` does out of
-    // the box; the page, the beacon and the challenge route are separate server bundles that must
-    // all sign with that one key.
-    server = await startProductionServer({
-      env: { ...demoServerEnv(dataDir, smtp.url, 20), FORM_SECRET: undefined, TRUST_PROXY: '1' },
-      readyPath: '/api/health',
-    });
-    browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  // No FORM_SECRET: the site generates its key in a fresh DATA_DIR, as `npm start` does out of the
+  // box; the page, the beacon and the challenge route are separate server bundles that must all
+  // sign with that one key.
+  const site = useSite('nirmaya-lazy-privacy-', { FORM_SECRET: undefined, TRUST_PROXY: '1' });
 
   /**
    * A context as a visitor's phone (a browser's own user agent, so the page-view beacon counts as
@@ -208,7 +201,7 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
    * and the answers to the proof-of-work challenges.
    */
   async function visitor(address: string, javaScriptEnabled = true) {
-    const context = await browser.newContext({
+    const context = await site.browser.newContext({
       javaScriptEnabled,
       viewport: { width: 412, height: 823 },
       userAgent:
@@ -230,7 +223,7 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
   it("no proof-of-work code until the form is focused; the challenge then answers with the page's key", async () => {
     const { context, violations, scripts, challenges, beacons } = await visitor('10.31.0.1');
     const page = await context.newPage();
-    const html = await (await page.goto(`${server.url}/privacy-requests`))!.text();
+    const html = await (await page.goto(`${site.server.url}/privacy-requests`))!.text();
     await settle(page);
     const firstLoad = await scripts();
     report('/privacy-requests', html, firstLoad);
@@ -274,7 +267,7 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
   async function fastRequest(address: string, email: string, javaScriptEnabled: boolean) {
     const { context, violations, challenges } = await visitor(address, javaScriptEnabled);
     const page = await context.newPage();
-    await page.goto(`${server.url}/privacy-requests`);
+    await page.goto(`${site.server.url}/privacy-requests`);
     const loadedAt = Date.now();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('radio', { name: /^A grievance/ }).check();
@@ -298,7 +291,7 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
 
   /** What the server logged for the privacy requests so far (their outcome: queued, bot, …). */
   const outcomes = () =>
-    logLines(server.output())
+    logLines(site.server.output())
       .filter((line) => line.event === 'privacy.asked')
       .map((line) => line.outcome);
 
@@ -306,14 +299,17 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
     const email = 'fast.privacy@hospital.example';
     const before = outcomes().length;
     const visit = await fastRequest('10.31.0.2', email, true);
-    await until(async () => smtp.received.some((mail) => mail.envelope.to.includes(email)), 30_000);
+    await until(
+      async () => site.smtp.received.some((mail) => mail.envelope.to.includes(email)),
+      30_000,
+    );
     console.log(
       `/privacy-requests, JS on: Submit pressed 1 s after load, posted ${visit.withProof ? 'with' : 'WITHOUT'} a proof at ${visit.postedAfter} ms; outcome ${outcomes().slice(before).join(', ')}`,
     );
     expect(visit.withProof).toBe(true);
     expect(visit.challenges).toEqual([200]);
     expect(outcomes().slice(before)).toEqual(['queued']);
-    expect(smtp.received.filter((mail) => mail.envelope.to.includes(email))).toHaveLength(1);
+    expect(site.smtp.received.filter((mail) => mail.envelope.to.includes(email))).toHaveLength(1);
     expect(visit.violations).toEqual([]);
   });
 
@@ -327,7 +323,7 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
     );
     expect(visit.withProof).toBe(false);
     expect(outcomes().slice(before)).toEqual(['bot']);
-    expect(smtp.received.filter((mail) => mail.envelope.to.includes(email))).toEqual([]);
+    expect(site.smtp.received.filter((mail) => mail.envelope.to.includes(email))).toEqual([]);
     expect(visit.violations).toEqual([]);
   });
 });
