@@ -191,6 +191,8 @@ test.describe('with JavaScript', () => {
     page,
   }) => {
     await open(page);
+    // Posted without a reload: the framework must have hydrated (it starts on a first interaction).
+    await expectHydrated(page);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
     await fill(page, { ...visitor, email: 'asha@hospital' });
     await submitBackdated(page);
@@ -217,6 +219,8 @@ test.describe('with JavaScript', () => {
     page,
   }) => {
     await open(page);
+    // Posted without a reload: the framework must have hydrated (it starts on a first interaction).
+    await expectHydrated(page);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
     await fill(page, visitor);
     const posts = (url: URL) => url.pathname === '/contact-us';

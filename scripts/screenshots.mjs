@@ -30,12 +30,10 @@ for (const width of widths) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   for (const route of routes) {
     await page.goto(baseURL + route, { waitUntil: 'load' });
-    // The scripts load after `load` (scripts/build/defer-scripts.ts): scrolling before hydration
-    // would leave the reveals below the fold pending, and blank in the full-page picture.
+    // The reveal script runs after `load` (scripts/serve/loader.mjs): scrolling before it has
+    // looked at the page would leave the reveals below the fold pending, and blank in the picture.
     await page
-      .waitForFunction(() => Object.keys(document.body).some((key) => key.startsWith('__react')), {
-        timeout: 10_000,
-      })
+      .waitForFunction(() => !document.querySelector('[data-reveal=""]'), { timeout: 10_000 })
       .catch(() => {});
     // Scroll through the page, as a visitor would, so lazy images load and reveals play.
     await page.evaluate(async () => {
