@@ -333,3 +333,74 @@ test('posts the demo request and the page the visitor came from as hidden fields
   await expect(page.locator('input[name="demoRequested"]')).toHaveCount(0);
   await expect(page.locator('input[name="sourcePage"]')).toHaveCount(0);
 });
+
+test.describe('typed before the framework has hydrated', () => {
+  /**
+   * Holds the framework's files back (they are asked for on the visitor's first interaction:
+   * scripts/serve/loader.mjs) until the returned function is called, so that the visitor types
+   * before the page hydrates; those asked for after come at once.
+   */
+  async function holdFramework(page: Page): Promise<() => void> {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/_next/static/chunks/**/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    return release;
+  }
+  const hydrated = (page: Page) =>
+    page.evaluate(() => Object.keys(document.body).some((key) => key.startsWith('__react')));
+  /** 170 characters: over 80% of the organization's 200, so its count shows. */
+  const organization = 'Department of Laboratory Medicine, City General Hospital; '
+    .repeat(3)
+    .slice(0, 170);
+
+  test('every character is kept, the count catches up and the proof of work starts', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const release = await holdFramework(page);
+    await open(page);
+    const started = Date.now();
+    // A tap in the first field starts the framework; the visitor types on at once.
+    await page.getByLabel('First Name').click();
+    await page.keyboard.type(visitor.firstName);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(visitor.lastName);
+    await page.getByLabel('Organization').click();
+    await page.keyboard.type(organization);
+    const typedAfter = Date.now() - started;
+    expect(await hydrated(page), 'typed before hydration').toBe(false);
+    release();
+    await expect.poll(() => hydrated(page), { timeout: 20_000 }).toBe(true);
+    console.log(
+      `typed ${visitor.firstName.length + visitor.lastName.length + 170} characters in ${typedAfter} ms, then the page hydrated`,
+    );
+    await expect(page.getByLabel('First Name')).toHaveValue(visitor.firstName);
+    await expect(page.getByLabel('Last Name')).toHaveValue(visitor.lastName);
+    await expect(page.getByLabel('Organization')).toHaveValue(organization);
+    await expect(page.locator('#contact-organization-count')).toHaveText('170 of 200 characters');
+    // The interaction that started the framework was in the form: the proof of work starts.
+    await expect(page.getByRole('checkbox', { name: 'Verified' })).toBeChecked({ timeout: 20_000 });
+    await fill(page, { email: visitor.email, subject: visitor.subject, message: visitor.message });
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByTestId('enquiry-reference')).toHaveText(/^NH-[0-9A-Z]{10}$/, {
+      timeout: 30_000,
+    });
+    await expect(page.getByRole('heading', { name: /enquiry has been received/ })).toBeVisible();
+  });
+
+  test('a submit before hydration posts the form natively and is answered', async ({ page }) => {
+    await holdFramework(page);
+    await open(page);
+    await fill(page, visitor);
+    const posted = page.waitForRequest((request) => request.method() === 'POST');
+    await submitBackdated(page);
+    const post = await posted;
+    // The browser's own post (no JavaScript yet): no proof of work, and a new document.
+    expect(post.isNavigationRequest()).toBe(true);
+    expect(post.postData()).not.toMatch(/name="altcha"/);
+    await expect(page.getByTestId('enquiry-reference')).toHaveText(/^NH-[0-9A-Z]{10}$/);
+  });
+});

@@ -40,12 +40,15 @@ export const test = base.extend({
 });
 
 /**
- * Waits until React has hydrated `page` (its root is attached to the body). Prerendered pages load
- * their scripts only after `load` (scripts/build/defer-scripts.ts), so what only JavaScript adds
- * (arrow keys between the product tabs) works from then on; links and forms work before.
+ * Makes the first interaction a visitor would, then waits until React has hydrated `page` (its root
+ * is attached to the body). The public pages load the framework's scripts only on the visitor's
+ * first press, touch, key or focus (scripts/serve/loader.mjs), so what only JavaScript adds (arrow
+ * keys between the product tabs) works from then on; links and forms work before. The interaction
+ * is a press of Shift: a key that moves no focus, clicks nothing and scrolls nothing.
  * @param message what the poll's failure names (e.g. the path)
  */
 export async function expectHydrated(page: Page, message?: string) {
+  await page.keyboard.press('Shift');
   await expect
     .poll(
       () =>

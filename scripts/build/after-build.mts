@@ -1,9 +1,10 @@
 // The step `npm run build` runs after `next build`: it needs the
 // prerendered HTML, which `compiler.runAfterProductionCompile` runs too early to see.
-// 1. Builds the visit beacon (beacon.ts) into `static/deferred/` and names it in the loader
-//    manifest, which the server reads for the pages it renders per request; defers the scripts of
-//    each prerendered page to after `load` (defer-scripts.ts): one inline loader per page (the
-//    beacon first in its list), Next.js's inline payload moved into a file of its own under `static/`.
+// 1. Builds the visit beacon and the reveal script (beacon.ts) into `static/deferred/` and names
+//    them in the loader manifest, which the server reads for the pages it renders per request;
+//    defers the scripts of each prerendered page (defer-scripts.ts): one inline loader per page that
+//    runs the beacon and the reveal script after `load` and the framework's scripts on the first
+//    interaction, Next.js's inline payload moved into a file of its own under `static/`.
 // 2. Writes the CSP manifest (hashes of each prerendered page's inline scripts, from the rewritten
 //    pages) into the build.
 // 3. Precompresses the prerendered pages with brotli (precompress.ts), for `npm start`.
@@ -25,8 +26,8 @@ import {
   CSP_MANIFEST_FILE,
   createCspManifest,
 } from '../../src/server/platform/security/csp-manifest';
-import { LOADER_MANIFEST_FILE } from '../serve/loader.mjs';
-import { buildBeacon } from './beacon';
+import { atLoadScripts, LOADER_MANIFEST_FILE } from '../serve/loader.mjs';
+import { buildBeacon, buildReveal } from './beacon';
 import { DEFERRED_FOLDER, deferScripts } from './defer-scripts';
 import { precompressPages, readBodies, staticTextFiles } from './precompress';
 
@@ -40,19 +41,25 @@ const pageFiles = readdirSync(appDir, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.html'))
   .sort();
 mkdirSync(path.join(distDir, 'static', DEFERRED_FOLDER), { recursive: true });
-const beacon = await buildBeacon();
-writeFileSync(path.join(distDir, beacon.path.replace(/^\/_next\//, '')), beacon.text);
-const loaderManifest = JSON.stringify({ beacon: beacon.path });
+const [beacon, reveal] = await Promise.all([buildBeacon(), buildReveal()]);
+for (const script of [beacon, reveal])
+  writeFileSync(path.join(distDir, script.path.replace(/^\/_next\//, '')), script.text);
+const deferredScripts = { beacon: beacon.path, reveal: reveal.path };
+const loaderManifest = JSON.stringify(deferredScripts);
 writeFileSync(path.join(distDir, LOADER_MANIFEST_FILE), loaderManifest);
 console.log(`Visit beacon: ${beacon.path}, ${beacon.gzipBytes} bytes gzip.`);
+console.log(`Reveal script: ${reveal.path}, ${reveal.gzipBytes} bytes gzip.`);
+const atLoad = atLoadScripts(deferredScripts);
 for (const file of pageFiles) {
   const { html, payload } = deferScripts(readFileSync(path.join(appDir, file), 'utf8'), {
-    beacon: beacon.path,
+    atLoad,
+    // The console is not made to work without JavaScript: its framework starts at `load`.
+    now: /^admin([/\\.]|$)/.test(file),
   });
   writeFileSync(path.join(appDir, file), html);
   writeFileSync(path.join(distDir, payload.path.replace(/^\/_next\//, '')), payload.text);
 }
-console.log(`Scripts deferred to after load on ${pageFiles.length} prerendered pages.`);
+console.log(`Scripts deferred to the first interaction on ${pageFiles.length} prerendered pages.`);
 
 const manifest = createCspManifest(distDir);
 const json = JSON.stringify(manifest);

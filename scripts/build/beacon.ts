@@ -1,6 +1,7 @@
-// Build step (scripts/build/after-build.mts): the visit beacon (src/lib/visit-beacon.ts) as one
-// small minified script, named by the hash of its content under `/_next/static/deferred/` (immutable
-// like any chunk), which the loader of every public page runs first after `load`.
+// Build step (scripts/build/after-build.mts): the small scripts the loader of every public page runs
+// at once after `load`, before and without the framework: the visit beacon (src/lib/visit-beacon.ts)
+// and the reveal script (src/lib/reveal.ts). Each is one minified script, named by the hash of its
+// content under `/_next/static/deferred/` (immutable like any chunk).
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -10,21 +11,30 @@ import { DEFERRED_FOLDER } from '../serve/loader.mjs';
 /** The beacon's budget, gzip-compressed (bytes). */
 export const BEACON_MAX_GZIP_BYTES = 1024;
 
+/** The reveal script's budget, gzip-compressed (bytes). */
+export const REVEAL_MAX_GZIP_BYTES = 1024;
+
 const root = path.resolve(import.meta.dirname, '../..');
 
+/** A script built for the loader: its URL path, its text and its gzip size (bytes). */
+export type DeferredScript = { path: string; text: string; gzipBytes: number };
+
 /**
- * Bundles the beacon: an IIFE, minified, for the browsers Next.js supports.
- * @returns its URL path, its text and its gzip size (bytes)
- * @throws Error when it does not build, or is over {@link BEACON_MAX_GZIP_BYTES} gzip-compressed
+ * Bundles `start(window)` from `module` (a path from the project's root) as an IIFE, minified, for
+ * the browsers Next.js supports.
+ * @throws Error when it does not build, or is over `maxGzipBytes` gzip-compressed
  */
-export async function buildBeacon(): Promise<{ path: string; text: string; gzipBytes: number }> {
+async function bundleStarter(
+  module: string,
+  start: string,
+  maxGzipBytes: number,
+): Promise<DeferredScript> {
   const result = await build({
     stdin: {
-      contents:
-        "import { startVisitBeacon } from './src/lib/visit-beacon';\nstartVisitBeacon(window);",
+      contents: `import { ${start} } from './${module}';\n${start}(window);`,
       resolveDir: root,
       loader: 'ts',
-      sourcefile: 'visit-beacon-entry.ts',
+      sourcefile: `${path.basename(module)}-entry.ts`,
     },
     bundle: true,
     minify: true,
@@ -36,8 +46,24 @@ export async function buildBeacon(): Promise<{ path: string; text: string; gzipB
   });
   const text = result.outputFiles[0]!.text;
   const gzipBytes = gzipSync(text, { level: 9 }).length;
-  if (gzipBytes > BEACON_MAX_GZIP_BYTES)
-    throw new Error(`beacon: ${gzipBytes} bytes gzip, over ${BEACON_MAX_GZIP_BYTES}`);
+  if (gzipBytes > maxGzipBytes)
+    throw new Error(`${module}: ${gzipBytes} bytes gzip, over ${maxGzipBytes}`);
   const hash = createHash('sha256').update(text).digest('base64url').slice(0, 16);
   return { path: `/_next/static/${DEFERRED_FOLDER}/${hash}.js`, text, gzipBytes };
+}
+
+/**
+ * Bundles the visit beacon.
+ * @throws Error when it does not build, or is over {@link BEACON_MAX_GZIP_BYTES} gzip-compressed
+ */
+export function buildBeacon(): Promise<DeferredScript> {
+  return bundleStarter('src/lib/visit-beacon', 'startVisitBeacon', BEACON_MAX_GZIP_BYTES);
+}
+
+/**
+ * Bundles the reveal script.
+ * @throws Error when it does not build, or is over {@link REVEAL_MAX_GZIP_BYTES} gzip-compressed
+ */
+export function buildReveal(): Promise<DeferredScript> {
+  return bundleStarter('src/lib/reveal', 'startReveal', REVEAL_MAX_GZIP_BYTES);
 }

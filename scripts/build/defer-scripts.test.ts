@@ -63,23 +63,90 @@ describe('deferScripts', () => {
     expect(() => deferScripts(page.replace('</body>', ''))).toThrow(/body/);
   });
 
-  it('the loader appends the scripts in order after load, ordered, nomodule marked', async () => {
-    document.body.innerHTML = '';
-    const list = ['/p.js', '/a.js', '/n.js'];
+  it("names the scripts to run at `load` apart, and marks the console's pages to start at once", () => {
+    const atLoad = ['/_next/static/deferred/beacon.js', '/_next/static/deferred/reveal.js'];
+    const deferred = deferScripts(page, { atLoad }).html;
+    expect(/data-a="([^"]*)"/.exec(deferred)?.[1]).toBe(atLoad.join(' '));
+    expect(/data-l="([^"]*)"/.exec(deferred)?.[1]?.split(' ')[0]).toBe(payload.path);
+    expect(deferred).not.toContain('data-now');
+    expect(deferScripts(page, { atLoad, now: true }).html).toContain(' data-now=""');
+    expect(inlineScriptHashes(deferScripts(page, { now: true }).html)).toEqual([
+      scriptHash(LOADER),
+    ]);
+  });
+});
+
+describe('the loader', () => {
+  const atLoad = ['/b.js', '/r.js'];
+  const list = ['/p.js', '/a.js', '/n.js'];
+  const added = () =>
+    [...document.body.querySelectorAll('script[src]')].map((s) => s.getAttribute('src'));
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+  /** Runs the loader as a page would: its tag at the end of the body, the page still loading. */
+  function start(options: { now?: boolean } = {}) {
+    document.body.innerHTML = '<form><input id="field"></form><p>Text</p>';
     const script = document.createElement('script');
+    script.dataset.a = atLoad.join(' ');
     script.dataset.l = list.join(' ');
     script.dataset.n = '/n.js';
+    if (options.now) script.dataset.now = '';
     document.body.append(script);
     Object.defineProperty(document, 'currentScript', { value: script, configurable: true });
     Object.defineProperty(document, 'readyState', { value: 'loading', configurable: true });
-    const added = () => [...document.body.querySelectorAll('script[src]')] as HTMLScriptElement[];
+    delete (window as { __startedBy?: unknown }).__startedBy;
     new Function(LOADER)();
+  }
+
+  it('runs the small scripts at `load` and the framework on the first interaction, in order', async () => {
+    start();
     expect(added()).toEqual([]);
     window.dispatchEvent(new Event('load'));
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(added().map((s) => s.getAttribute('src'))).toEqual(list);
-    expect(added().every((s) => !s.async)).toBe(true);
+    await tick();
+    expect(added()).toEqual(atLoad);
+    // Reading: scrolling and the wheel start nothing.
+    window.dispatchEvent(new Event('scroll'));
+    document.body.dispatchEvent(new Event('wheel', { bubbles: true }));
+    await tick();
+    expect(added()).toEqual(atLoad);
+    const paragraph = document.querySelector('p')!;
+    paragraph.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(added()).toEqual([...atLoad, ...list]);
+    const scripts = [...document.body.querySelectorAll('script[src]')] as HTMLScriptElement[];
+    expect(scripts.every((s) => !s.async)).toBe(true);
     // jsdom has no `noModule` property: the loader's assignment shows as a plain one.
-    expect(added().map((s) => Boolean(s.noModule))).toEqual([false, false, true]);
+    expect(scripts.map((s) => Boolean(s.noModule))).toEqual([false, false, false, false, true]);
+    expect((window as { __startedBy?: unknown }).__startedBy).toBe(paragraph);
+    paragraph.dispatchEvent(new Event('keydown', { bubbles: true }));
+    expect(added()).toHaveLength(atLoad.length + list.length); // once
+  });
+
+  for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin'])
+    it(`an interaction before \`load\` (${type}) starts the framework at \`load\`, not before`, async () => {
+      start();
+      const field = document.getElementById('field')!;
+      field.dispatchEvent(new Event(type, { bubbles: true }));
+      expect(added()).toEqual([]);
+      window.dispatchEvent(new Event('load'));
+      await tick();
+      expect(added()).toEqual([...atLoad, ...list]);
+      expect((window as { __startedBy?: unknown }).__startedBy).toBe(field);
+    });
+
+  it('starts the framework at `load` when the focus is already in the page (autofocus)', async () => {
+    start();
+    const field = document.getElementById('field') as HTMLInputElement;
+    field.focus();
+    window.dispatchEvent(new Event('load'));
+    await tick();
+    expect(added()).toEqual([...atLoad, ...list]);
+    expect((window as { __startedBy?: unknown }).__startedBy).toBe(field);
+  });
+
+  it('with `data-now` (the console), starts everything at `load`', async () => {
+    start({ now: true });
+    window.dispatchEvent(new Event('load'));
+    await tick();
+    expect(added()).toEqual([...atLoad, ...list]);
   });
 });

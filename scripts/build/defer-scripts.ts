@@ -5,8 +5,9 @@
 //   `/_next/static/deferred/`, named by the hash of its content (so it is immutable like any chunk).
 // - Its `<script src>` tags and `<link rel="preload" as="script">` hints are removed.
 // - One small loader, the same on every page, takes their place at the end of the body: on `load`
-//   it appends the visit beacon, the payload file and then the chunks as ordered scripts (`async = false`), so the
-//   payload is in `self.__next_f` before Next.js's client starts, as it is in the original page.
+//   it appends the visit beacon and the reveal script; on the visitor's first interaction, the
+//   payload file and then the chunks as ordered scripts (`async = false`), so the payload is in
+//   `self.__next_f` before Next.js's client starts, as it is in the original page.
 // Every page then carries a single inline script, so its Content-Security-Policy holds one hash.
 // The step refuses (throws) when a page does not have the shape it knows, so that a Next.js
 // upgrade that changes the markup fails the build and its tests instead of shipping a page that
@@ -34,11 +35,16 @@ export type DeferredPage = {
 /**
  * Rewrites one prerendered page (see the file's comment).
  * @param html the page as `next build` wrote it
- * @param options.beacon URL of the visit beacon (the build's loader manifest), run first after `load`
+ * @param options.atLoad URLs of the scripts to run at once after `load` (the build's loader
+ *   manifest: the visit beacon, the reveal script); `options.now`: the framework's scripts too,
+ *   with no interaction awaited (the console's pages)
  * @throws Error when the page has no Next.js payload (`self.__next_f`), no script file, a
  *   `<script src>` outside `/_next/static/`, an inline module script, or no `</body>`
  */
-export function deferScripts(html: string, options: { beacon?: string } = {}): DeferredPage {
+export function deferScripts(
+  html: string,
+  options: { atLoad?: readonly string[]; now?: boolean } = {},
+): DeferredPage {
   const sources: string[] = [];
   const noModule: string[] = [];
   const inline: string[] = [];
@@ -73,9 +79,9 @@ export function deferScripts(html: string, options: { beacon?: string } = {}): D
   const text = inline.join('\n;\n') + '\n';
   const hash = createHash('sha256').update(text).digest('base64url').slice(0, 16);
   const payload = { path: `/_next/static/${DEFERRED_FOLDER}/${hash}.js`, text };
-  const scripts = [...(options.beacon ? [options.beacon] : []), payload.path, ...sources];
+  const scripts = [payload.path, ...sources];
   const end = rewritten.lastIndexOf('</body>');
   if (end < 0) throw new Error('defer-scripts: no </body> in the page');
-  const loader = loaderTag({ scripts, noModule });
+  const loader = loaderTag({ scripts, noModule, atLoad: options.atLoad, now: options.now });
   return { html: rewritten.slice(0, end) + loader + rewritten.slice(end), payload };
 }

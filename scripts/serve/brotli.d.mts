@@ -6,6 +6,6 @@ export function loadPrecompressed(distDir: string): Map<string, Buffer>;
 export function withBrotli(
   handler: Handler,
   precompressed: Map<string, Buffer>,
-  options?: { deferHtml?: boolean; beacon?: string },
+  options?: { deferHtml?: boolean; atLoad?: readonly string[] },
 ): Handler;
 export function installBrotli(distDir: string): void;

@@ -23,6 +23,7 @@ import {
   gzipSync,
 } from 'node:zlib';
 import { createDeferredHtml, loadLoaderManifest, nonceOf } from './deferred-html.mjs';
+import { atLoadScripts } from './loader.mjs';
 
 /** Content types worth compressing. */
 const COMPRESSIBLE =
@@ -93,8 +94,8 @@ function varyOnEncoding(res) {
  * request, as described above.
  * @param {(req: http.IncomingMessage, res: http.ServerResponse) => unknown} handler
  * @param {Map<string, Buffer>} precompressed
- * @param {{ deferHtml?: boolean, beacon?: string }} [options] `deferHtml`: rewrite pages rendered
- *   per request; `beacon`: URL of the visit beacon their loader runs first
+ * @param {{ deferHtml?: boolean, atLoad?: readonly string[] }} [options] `deferHtml`: rewrite pages
+ *   rendered per request; `atLoad`: the scripts their loader runs at once after `load`
  */
 export function withBrotli(handler, precompressed, options = {}) {
   /** Compressed copies of hashed, immutable files under /_next/static/, by URL. */
@@ -158,7 +159,7 @@ export function withBrotli(handler, precompressed, options = {}) {
         /^text\/html\b/i.test(String(res.getHeader('content-type') ?? ''))
       )
         html = {
-          page: createDeferredHtml({ nonce, beacon: options.beacon }),
+          page: createDeferredHtml({ nonce, atLoad: options.atLoad }),
           decoder: new TextDecoder(),
         };
       if (!compressible()) mode = html && streamed ? 'stream' : 'pass';
@@ -280,18 +281,18 @@ export function withBrotli(handler, precompressed, options = {}) {
 
 /**
  * Makes every server created from now on with `http.createServer` use {@link withBrotli} (with the
- * rewrite of pages rendered per request, and the build's visit beacon): the
+ * rewrite of pages rendered per request, and the build's visit beacon and reveal script): the
  * standalone server.js of `next build` creates its own server, with no hook to wrap its handler.
  * @param {string} distDir the build folder of the server about to start
  */
 export function installBrotli(distDir) {
   const precompressed = loadPrecompressed(distDir);
-  const { beacon } = loadLoaderManifest(distDir);
+  const atLoad = atLoadScripts(loadLoaderManifest(distDir));
   const createServer = http.createServer;
   http.createServer = function (...args) {
     const index = args.findIndex((arg) => typeof arg === 'function');
     if (index >= 0)
-      args[index] = withBrotli(args[index], precompressed, { deferHtml: true, beacon });
+      args[index] = withBrotli(args[index], precompressed, { deferHtml: true, atLoad });
     return createServer.apply(this, args);
   };
 }

@@ -82,7 +82,7 @@ beforeAll(async () => {
     withBrotli(
       (req, res) => gzip(req, res, () => routes[req.url ?? '']?.(req, res)),
       precompressed,
-      { deferHtml: true, beacon },
+      { deferHtml: true, atLoad: [beacon] },
     ),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -147,10 +147,10 @@ describe('withBrotli', () => {
   });
 
   it('rewrites a page rendered per request as it streams, whatever the encoding', async () => {
-    const deferred = createDeferredHtml({ nonce, beacon });
+    const deferred = createDeferredHtml({ nonce, atLoad: [beacon] });
     const expected = deferred.push(perRequest.toString()) + deferred.end();
     expect(expected).toContain(
-      `<script data-l="${beacon} /_next/static/chunks/m.js" nonce="${nonce}">`,
+      `<script data-a="${beacon}" data-l="/_next/static/chunks/m.js" nonce="${nonce}">`,
     );
     const [br, gzip, identity] = await Promise.all(
       ['br', 'gzip', 'identity'].map((encoding) => get('/per-request', encoding)),

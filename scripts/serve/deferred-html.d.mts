@@ -1,8 +1,8 @@
 /** Types of deferred-html.mjs. */
-export function loadLoaderManifest(distDir: string): { beacon?: string };
+export function loadLoaderManifest(distDir: string): { beacon?: string; reveal?: string };
 export function nonceOf(policy: unknown): string | null;
 export function createDeferredHtml(options: {
   nonce: string;
-  beacon?: string;
+  atLoad?: readonly string[];
   warn?: (reason: string) => void;
 }): { push(text: string): string; end(): string };

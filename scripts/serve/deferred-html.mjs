@@ -2,7 +2,7 @@
 // (a form token and a CSP nonce each time) is rewritten as it streams so that it requests no script
 // before `load`. Its `<script src>` tags and `<link rel="preload" as="script">` hints are removed
 // and the loader (./loader.mjs), with the page's nonce, is written before `</body>` with the list of
-// files, the visit beacon first. Its inline scripts (`self.__next_f.push(…)`, under the nonce)
+// files (run on the first interaction) and the small scripts run at once after `load`. Its inline scripts (`self.__next_f.push(…)`, under the nonce)
 // stay where they are: they request nothing. Text streams on as it comes; only an element that could
 // be a tag waits for its end. A page whose shape it does not know is never broken: from there on
 // the rest passes unchanged (the tags already taken out are put back first), and one line is logged
@@ -37,16 +37,18 @@ function warnOnce(reason) {
 }
 
 /**
- * The loader manifest written by `npm run build` (`{ beacon }`: URL of the visit beacon), or an
- * empty one (with a warning) when the build has none.
+ * The loader manifest written by `npm run build` (`{ beacon, reveal }`: URLs of the visit beacon
+ * and the reveal script), or an empty one (with a warning) when the build has none.
  * @param {string} distDir the build folder the server runs
- * @returns {{ beacon?: string }}
+ * @returns {{ beacon?: string, reveal?: string }}
  */
 export function loadLoaderManifest(distDir) {
   try {
     return JSON.parse(readFileSync(path.join(distDir, LOADER_MANIFEST_FILE), 'utf8'));
   } catch {
-    console.warn(`No ${LOADER_MANIFEST_FILE} in ${distDir}: pages carry no visit beacon.`);
+    console.warn(
+      `No ${LOADER_MANIFEST_FILE} in ${distDir}: pages carry no visit beacon nor reveal script.`,
+    );
     return {};
   }
 }
@@ -62,10 +64,11 @@ export function nonceOf(policy) {
 
 /**
  * A rewrite of one HTML page as it streams (see the file's comment).
- * @param {{ nonce: string, beacon?: string, warn?: (reason: string) => void }} options
+ * @param {{ nonce: string, atLoad?: readonly string[], warn?: (reason: string) => void }} options
+ *   `atLoad`: the scripts the loader runs at once after `load` (atLoadScripts of the manifest)
  * @returns {{ push(text: string): string, end(): string }}
  */
-export function createDeferredHtml({ nonce, beacon, warn = warnOnce }) {
+export function createDeferredHtml({ nonce, atLoad = [], warn = warnOnce }) {
   /** The files to load, in document order, and the original tags taken out. */
   const sources = [];
   const noModule = [];
@@ -109,8 +112,7 @@ export function createDeferredHtml({ nonce, beacon, warn = warnOnce }) {
       done = true;
       scanner.stop();
       if (sources.length === noModule.length) return giveUp('no script file');
-      const scripts = [...(beacon ? [beacon] : []), ...sources];
-      return loaderTag({ scripts, noModule, nonce });
+      return loaderTag({ scripts: sources, noModule, atLoad, nonce });
     },
   });
 

@@ -5,6 +5,7 @@ import { LOADER } from './loader.mjs';
 
 const nonce = 'bm9uY2Utb2YtdGhlLXBhZ2U=';
 const beacon = '/_next/static/deferred/beacon-abc.js';
+const reveal = '/_next/static/deferred/reveal-abc.js';
 
 /** A comment: passed unexamined. */
 const comment = '<!-- <script src="/x.js"></script> -->';
@@ -35,7 +36,11 @@ const page = [
 /** Feeds `html` in the given pieces; returns the output and the reasons it gave up, if any. */
 function rewrite(pieces: string[]) {
   const reasons: string[] = [];
-  const deferred = createDeferredHtml({ nonce, beacon, warn: (reason) => reasons.push(reason) });
+  const deferred = createDeferredHtml({
+    nonce,
+    atLoad: [beacon, reveal],
+    warn: (reason) => reasons.push(reason),
+  });
   const out = pieces.map((piece) => deferred.push(piece)).join('') + deferred.end();
   return { out, reasons };
 }
@@ -56,25 +61,26 @@ function randomSplits(text: string, seed: number): string[] {
 describe('the rewrite of a page rendered per request', () => {
   const whole = rewrite([page]);
 
-  it('removes the script files and preloads, and loads them after `load` with the nonce', () => {
+  it('removes the script files and preloads, and loads them on the first interaction with the nonce', () => {
     expect(whole.reasons).toEqual([]);
     const out = whole.out.replace(comment, '');
     expect(out).not.toMatch(/<script\b[^>]*\bsrc=/);
     expect(out).not.toContain('as="script"');
     const loader =
-      /<script data-l="([^"]*)" data-n="([^"]*)" nonce="([^"]*)">([\s\S]*?)<\/script><\/body><\/html>$/.exec(
+      /<script data-a="([^"]*)" data-l="([^"]*)" data-n="([^"]*)" nonce="([^"]*)">([\s\S]*?)<\/script><\/body><\/html>$/.exec(
         out,
       );
-    expect(loader?.[1]?.split(' ')).toEqual([
-      beacon,
+    // The beacon and the reveal script at `load`, the framework's files on the first interaction.
+    expect(loader?.[1]?.split(' ')).toEqual([beacon, reveal]);
+    expect(loader?.[2]?.split(' ')).toEqual([
       '/_next/static/chunks/one.js',
       '/_next/static/chunks/turbopack-two.js',
       '/_next/static/chunks/polyfills.js',
       '/_next/static/chunks/main.js',
     ]);
-    expect(loader?.[2]).toBe('/_next/static/chunks/polyfills.js');
-    expect(loader?.[3]).toBe(nonce);
-    expect(loader?.[4]).toBe(LOADER);
+    expect(loader?.[3]).toBe('/_next/static/chunks/polyfills.js');
+    expect(loader?.[4]).toBe(nonce);
+    expect(loader?.[5]).toBe(LOADER);
   });
 
   it('keeps everything else as it was: inline scripts under their nonce, data, comments, styles', () => {
@@ -83,7 +89,7 @@ describe('the rewrite of a page rendered per request', () => {
       .replace(comment, '@')
       .replace(/<link rel="preload" as="script"[^>]*>/g, '')
       .replace(/<script src="[^"]*"[^>]*><\/script>/g, '');
-    expect(out.replace(/<script data-l=[^>]*>[\s\S]*?<\/script>/, '')).toBe(
+    expect(out.replace(/<script data-a=[^>]*>[\s\S]*?<\/script>/, '')).toBe(
       removed.replace('@', comment),
     );
     expect(inlineScriptHashes(out)).toHaveLength(4); // TURBOPACK, two pushes, the loader
@@ -96,7 +102,7 @@ describe('the rewrite of a page rendered per request', () => {
   });
 
   it('streams: what comes before a tag is given back at once, the head before the body arrives', () => {
-    const deferred = createDeferredHtml({ nonce, beacon, warn: () => {} });
+    const deferred = createDeferredHtml({ nonce, atLoad: [beacon], warn: () => {} });
     const head = page.slice(0, page.indexOf('<body>'));
     const sent = deferred.push(head);
     expect(sent).toContain('<title>Contact Us | Nirmaya — ç</title>');

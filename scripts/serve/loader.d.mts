@@ -2,6 +2,9 @@
 export const DEFERRED_FOLDER: string;
 export const LOADER_MANIFEST_FILE: string;
 export const LOADER: string;
+export const INTERACTIONS: readonly string[];
+export const STARTED_BY: string;
+export function atLoadScripts(manifest: { beacon?: string; reveal?: string }): string[];
 export type ScriptKind =
   | { kind: 'data' }
   | { kind: 'inline' }
@@ -31,6 +34,8 @@ export function isScriptPreload(tag: string): boolean;
 export function loaderTag(options: {
   scripts: readonly string[];
   noModule?: readonly string[];
+  atLoad?: readonly string[];
   nonce?: string;
+  now?: boolean;
 }): string;
 export function createHtmlScanner(handlers: ScanHandlers): HtmlScanner;

@@ -1,4 +1,4 @@
-// The loader that runs a page's scripts after `load`, and the tag parser that finds those scripts:
+// The loader that runs a page's scripts after `load` and on the first interaction, and the tag parser that finds those scripts:
 // shared by the build step that rewrites prerendered pages (scripts/build/defer-scripts.ts) and the
 // server's streaming rewrite of pages rendered per request (./deferred-html.mjs), so both emit the
 // same loader and read the same markup the same way (docs/performance.md).
@@ -6,23 +6,67 @@
 /** URL folder of the files written for the loader (payloads, the visit beacon) under `/_next/static/`. */
 export const DEFERRED_FOLDER = 'deferred';
 
-/** The manifest `npm run build` writes into the build folder: `{ beacon: "/_next/static/…" }`. */
+/**
+ * The manifest `npm run build` writes into the build folder: `{ beacon, reveal }`, the URLs under
+ * `/_next/static/` of the small scripts every public page runs at once after `load`.
+ */
 export const LOADER_MANIFEST_FILE = 'loader-manifest.json';
 
 /**
- * The loader: the only inline script of a prerendered page. Reads the script URLs from its own
- * `data-l` attribute (space-separated, in execution order) and those to load as `nomodule` from
- * `data-n`, and appends them once the page has loaded. Nothing on the public pages needs it
- * earlier: the menus are native `<details>`, the tabs are links and the forms post without
- * JavaScript, so a tap before hydration already does what it says.
+ * What starts the framework: the first press, touch, key or focus on the page (scrolling, wheel
+ * and pointer moves are reading, and start nothing).
+ */
+export const INTERACTIONS = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
+
+/**
+ * The global in which the loader keeps the target of the interaction that started the framework,
+ * so that a component that waits for a first interaction (src/app/contact-us/first-interaction.ts)
+ * knows of one that came before it hydrated.
+ */
+export const STARTED_BY = '__startedBy';
+
+/**
+ * The scripts the loader runs at once after `load`, in order, from the loader manifest: the visit
+ * beacon (first, so that it sees every client-side navigation) and the reveal script.
+ * @param {{ beacon?: string, reveal?: string }} manifest
+ * @returns {string[]}
+ */
+export function atLoadScripts(manifest) {
+  return [manifest.beacon, manifest.reveal].filter((url) => typeof url === 'string' && url !== '');
+}
+
+/**
+ * The loader: the only inline script of a prerendered page. Once the page has loaded it appends
+ * the scripts of its `data-a` attribute (space-separated, in order: the visit beacon and the reveal
+ * script). The framework's scripts, in `data-l` (in execution order; those in `data-n` as
+ * `nomodule`), it appends on the visitor's first interaction ({@link INTERACTIONS}, listened to in
+ * the capture phase, passive), or at `load` when one came before, or when the focus is already in
+ * the page (an `autofocus` field, e.g. a form sent back with its errors). Nothing on the public
+ * pages needs the framework before: the menus are native `<details>`, the tabs are links and the
+ * forms post without JavaScript, so the interaction that starts it already does what it says, and a
+ * visitor who only reads never pays for hydration. The target of that interaction is kept in
+ * `window[STARTED_BY]`. With a `data-now` attribute (the console's pages) the framework's scripts
+ * follow the others at `load`, with no interaction awaited.
  */
 export const LOADER =
-  '(function(s){var d=s.dataset;' +
-  'function go(){var n=(d.n||"").split(" ");' +
-  'd.l.split(" ").forEach(function(u){var e=document.createElement("script");e.src=u;' +
-  'e.async=false;if(n.indexOf(u)>=0)e.noModule=true;document.body.appendChild(e)})}' +
-  'if(document.readyState==="complete")setTimeout(go);' +
-  'else addEventListener("load",function(){setTimeout(go)})})(document.currentScript)';
+  '(function(s){var d=s.dataset,w=window,o=document,t=' +
+  JSON.stringify(INTERACTIONS.join(' ')) +
+  '.split(" "),l=0,f="now"in d?1:0,g=0;' +
+  'function add(a,n){(a||"").split(" ").forEach(function(u){if(!u)return;' +
+  'var e=o.createElement("script");e.src=u;e.async=false;if(n.indexOf(u)>=0)e.noModule=true;' +
+  'o.body.appendChild(e)})}' +
+  'function go(){if(g||!l||!f)return;g=1;t.forEach(function(x){w.removeEventListener(x,on,true)});' +
+  'add(d.l,(d.n||"").split(" "))}' +
+  'function on(e){if(!f){f=1;w.' +
+  STARTED_BY +
+  '=e.target}go()}' +
+  't.forEach(function(x){w.addEventListener(x,on,{capture:true,passive:true})});' +
+  'function ready(){l=1;add(d.a,[]);var a=o.activeElement;' +
+  'if(!f&&a&&a!==o.body&&a!==o.documentElement){f=1;w.' +
+  STARTED_BY +
+  '=a}go()}' +
+  'if(o.readyState==="complete")setTimeout(ready);' +
+  'else w.addEventListener("load",function(){setTimeout(ready)},{once:true})})(document.currentScript)';
 
 /** Script `type`s a browser executes (absent, empty, a JavaScript MIME type or `module`). */
 const EXECUTABLE_TYPE = /^(|module|(text|application)\/(x-)?(java|ecma)script)$/i;
@@ -84,15 +128,20 @@ export function isScriptPreload(tag) {
 }
 
 /**
- * The loader's tag: `scripts` to run in order after `load` (the visit beacon first when given),
- * `noModule` those of them to load as `nomodule`, `nonce` the page's CSP nonce (pages rendered per
- * request; a prerendered page's policy names the loader's hash instead).
- * @param {{ scripts: readonly string[], noModule?: readonly string[], nonce?: string }} options
+ * The loader's tag: `atLoad` the scripts to run at once after `load` (the visit beacon, the reveal
+ * script), `scripts` the framework's, to run in order on the first interaction, `noModule` those of
+ * them to load as `nomodule`, `nonce` the page's CSP nonce (pages rendered per request; a
+ * prerendered page's policy names the loader's hash instead), `now` to run the framework's
+ * scripts at `load` too (the console's pages, which are not made to work without JavaScript).
+ * @param {{ scripts: readonly string[], noModule?: readonly string[], atLoad?: readonly string[], nonce?: string, now?: boolean }} options
  */
-export function loaderTag({ scripts, noModule = [], nonce }) {
+export function loaderTag({ scripts, noModule = [], atLoad = [], nonce, now = false }) {
   return (
-    `<script data-l="${escapeAttribute(scripts.join(' '))}"` +
+    '<script' +
+    (atLoad.length ? ` data-a="${escapeAttribute(atLoad.join(' '))}"` : '') +
+    ` data-l="${escapeAttribute(scripts.join(' '))}"` +
     (noModule.length ? ` data-n="${escapeAttribute(noModule.join(' '))}"` : '') +
+    (now ? ' data-now=""' : '') +
     (nonce ? ` nonce="${escapeAttribute(nonce)}"` : '') +
     `>${LOADER}</script>`
   );

@@ -4,7 +4,6 @@ import { Breadcrumbs } from '@/components/layout/breadcrumbs';
 import { ScrollToTop } from '@/components/layout/scroll-to-top';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
-import { RevealObserver } from '@/components/ui/reveal-observer';
 import { site } from '@/content/site';
 import { siteUrl } from '@/lib/seo/site-url';
 import './globals.css';
@@ -58,7 +57,6 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         </main>
         <SiteFooter />
         <ScrollToTop />
-        <RevealObserver />
         <noscript>
           {/* Counts a page seen without JavaScript (its path and UTM tags from the Referer). */}
           {/* eslint-disable-next-line @next/next/no-img-element */}

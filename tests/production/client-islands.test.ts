@@ -19,7 +19,6 @@ const ISLANDS = [
   'src/components/layout/nav-link.tsx',
   'src/components/layout/products-menu.tsx',
   'src/components/layout/scroll-to-top.tsx',
-  'src/components/ui/reveal-observer.tsx',
 ];
 
 /** Prerendered payloads (`<route>.rsc`) of the public pages, by path. */

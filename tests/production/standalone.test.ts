@@ -83,6 +83,8 @@ describe('the standalone bundle, as the Dockerfile installs it', () => {
   });
 
   it('rewrites the pages rendered per request: no script file before load, the loader under the nonce', async () => {
+    // The loader runs the visit beacon and the reveal script (`data-a`) at `load`, the framework's
+    // files (`data-l`) on the first interaction (scripts/serve/loader.mjs).
     for (const pathname of onDemandPaths) {
       const response = await fetch(server.url + pathname);
       const html = await response.text();
@@ -92,7 +94,9 @@ describe('the standalone bundle, as the Dockerfile installs it', () => {
       // The nonce is base64: `+` and `/` are literal here, not regular-expression syntax.
       const quoted = (nonce?.[1] ?? '(no nonce)').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
       expect(html, pathname).toMatch(
-        new RegExp(`<script data-l="/_next/static/deferred/[^"]+"[^>]* nonce="${quoted}">`),
+        new RegExp(
+          `<script data-a="/_next/static/deferred/[^" ]+ /_next/static/deferred/[^" ]+" data-l="/_next/static/[^"]+"[^>]* nonce="${quoted}">`,
+        ),
       );
     }
   });

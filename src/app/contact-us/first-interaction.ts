@@ -55,10 +55,20 @@ export function pressFinished(): Promise<void> {
 }
 
 /**
+ * The target of the press, key or focus that started the framework (kept by the page loader,
+ * scripts/serve/loader.mjs `STARTED_BY`), or `null`: it came before hydration, so no listener here saw it.
+ */
+function startedBy(): Node | null {
+  const target = (window as { __startedBy?: unknown }).__startedBy;
+  return target instanceof Node ? target : null;
+}
+
+/**
  * Whether the visitor has started to use the form around `ref`'s element (the element itself when
  * it is a form, else its closest form, else the element): focus inside it, a pointer or key press
  * in it, or a submit, whichever comes first. True at once when the focus is already inside on
- * hydration (the visitor started typing before the scripts arrived). Never goes back to false.
+ * hydration (the visitor started typing before the scripts arrived), or when the interaction that
+ * started the framework was in it. Never goes back to false.
  * Lets a form fetch code it only needs once used (the proof of work, the booking picker) on the
  * first interaction rather than with the page.
  */
@@ -70,8 +80,8 @@ export function useFirstInteraction(ref: RefObject<HTMLElement | null>): boolean
     trackPresses();
     const scope = element.closest('form') ?? element;
     const touch = () => setTouched(true);
-    if (scope.contains(document.activeElement)) {
-      // Focus moved in before hydration: no event will tell.
+    if (scope.contains(document.activeElement) || scope.contains(startedBy())) {
+      // Focus moved in, or a press started the framework, before hydration: no event will tell.
       touch();
       return;
     }

@@ -1,7 +1,7 @@
 'use client';
 
 import { clsx } from 'clsx';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import {
   contactLabels,
   contactLimits,
@@ -42,6 +42,11 @@ export function FormField(props: FormFieldProps) {
   const definition = fieldDefinition(name);
   const required = definition.required !== undefined;
   const [length, setLength] = useState(() => fieldLength(defaultValue));
+  // The framework starts on the visitor's first interaction (scripts/serve/loader.mjs): what was
+  // typed before it hydrated the field is in the field, and counted once it is.
+  const countTyped = useCallback((element: HTMLInputElement | HTMLTextAreaElement | null) => {
+    if (element) setLength(fieldLength(element.value));
+  }, []);
   const id = `contact-${name}`;
   const errorId = `${id}-error`;
   const countId = `${id}-count`;
@@ -51,6 +56,7 @@ export function FormField(props: FormFieldProps) {
   const shared = {
     id,
     name,
+    ref: countTyped,
     defaultValue,
     required,
     autoFocus,
