@@ -8,7 +8,7 @@ import { onDemandPaths } from '../src/content/routes';
  * The speed budget's browser side (docs/performance.md, DESIGN.md §14): every page asks for no
  * script before it has loaded (prerendered pages: scripts/build/defer-scripts.ts; pages rendered
  * per request: the server's rewrite, scripts/serve/deferred-html.mjs), only the visit beacon and the
- * reveal script after, and the framework's scripts only on the visitor's first interaction, after
+ * page script after, and the framework's scripts only on the visitor's first interaction, after
  * which the page hydrates; the visit beacon goes after `load`, and again on a client-side
  * navigation; the navigation, the product tabs and the forms work with JavaScript on and off.
  */
@@ -43,8 +43,8 @@ test('no script before the page has loaded, the framework only on the first inte
         framework: loader.dataset.l!.split(' ').filter((url) => !noModule.includes(url)),
       };
     });
-    expect(atLoad, path).toHaveLength(2); // the visit beacon and the reveal script
-    // Reading: the page loads, the beacon and the reveal script run, the network goes quiet.
+    expect(atLoad, path).toHaveLength(2); // the visit beacon and the page script
+    // Reading: the page loads, the beacon and the page script run, the network goes quiet.
     await page.waitForLoadState('networkidle');
     await page.mouse.wheel(0, 300);
     const read = await scriptTiming(page);

@@ -94,6 +94,8 @@ test.describe('navigation bar', () => {
       .getByRole('navigation', { name: 'Main' })
       .getByText('Products', { exact: true })
       .click();
+    // Opening the menu was the first interaction: the framework starts, and routes what follows.
+    await expectHydrated(page);
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'PACS Integration' })
@@ -279,6 +281,10 @@ test('links prefetch prerendered pages, but not the contact form nor the page be
   });
   await page.goto('/');
   await page.waitForLoadState('networkidle');
+  // Nothing is prefetched before the framework starts, on the visitor's first interaction
+  // (scripts/serve/loader.mjs); until then a link loads its page as a plain link does.
+  expect(prefetched).toEqual([]);
+  await expectHydrated(page);
   // The hero's "Schedule a Demo" link (and the header's, from 600 px) and the logo are in view;
   // on the desktop so is the navigation bar, with Home marked as the page being shown.
   await expect(page.getByRole('link', { name: 'Schedule a Demo' }).first()).toBeVisible();

@@ -1,9 +1,9 @@
 // The step `npm run build` runs after `next build`: it needs the
 // prerendered HTML, which `compiler.runAfterProductionCompile` runs too early to see.
-// 1. Builds the visit beacon and the reveal script (beacon.ts) into `static/deferred/` and names
+// 1. Builds the visit beacon and the page script (beacon.ts) into `static/deferred/` and names
 //    them in the loader manifest, which the server reads for the pages it renders per request;
 //    defers the scripts of each prerendered page (defer-scripts.ts): one inline loader per page that
-//    runs the beacon and the reveal script after `load` and the framework's scripts on the first
+//    runs the beacon and the page script after `load` and the framework's scripts on the first
 //    interaction, Next.js's inline payload moved into a file of its own under `static/`.
 // 2. Writes the CSP manifest (hashes of each prerendered page's inline scripts, from the rewritten
 //    pages) into the build.
@@ -27,7 +27,7 @@ import {
   createCspManifest,
 } from '../../src/server/platform/security/csp-manifest';
 import { atLoadScripts, LOADER_MANIFEST_FILE } from '../serve/loader.mjs';
-import { buildBeacon, buildReveal } from './beacon';
+import { buildBeacon, buildPageScript } from './beacon';
 import { DEFERRED_FOLDER, deferScripts } from './defer-scripts';
 import { precompressPages, readBodies, staticTextFiles } from './precompress';
 
@@ -41,14 +41,14 @@ const pageFiles = readdirSync(appDir, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.html'))
   .sort();
 mkdirSync(path.join(distDir, 'static', DEFERRED_FOLDER), { recursive: true });
-const [beacon, reveal] = await Promise.all([buildBeacon(), buildReveal()]);
-for (const script of [beacon, reveal])
+const [beacon, pageScript] = await Promise.all([buildBeacon(), buildPageScript()]);
+for (const script of [beacon, pageScript])
   writeFileSync(path.join(distDir, script.path.replace(/^\/_next\//, '')), script.text);
-const deferredScripts = { beacon: beacon.path, reveal: reveal.path };
+const deferredScripts = { beacon: beacon.path, page: pageScript.path };
 const loaderManifest = JSON.stringify(deferredScripts);
 writeFileSync(path.join(distDir, LOADER_MANIFEST_FILE), loaderManifest);
 console.log(`Visit beacon: ${beacon.path}, ${beacon.gzipBytes} bytes gzip.`);
-console.log(`Reveal script: ${reveal.path}, ${reveal.gzipBytes} bytes gzip.`);
+console.log(`Page script: ${pageScript.path}, ${pageScript.gzipBytes} bytes gzip.`);
 const atLoad = atLoadScripts(deferredScripts);
 for (const file of pageFiles) {
   const { html, payload } = deferScripts(readFileSync(path.join(appDir, file), 'utf8'), {

@@ -1,6 +1,6 @@
 // Build step (scripts/build/after-build.mts): the small scripts the loader of every public page runs
 // at once after `load`, before and without the framework: the visit beacon (src/lib/visit-beacon.ts)
-// and the reveal script (src/lib/reveal.ts). Each is one minified script, named by the hash of its
+// and the page script (src/lib/page-script.ts: reveal on scroll, the footer's year, the tabs' orientation). Each is one minified script, named by the hash of its
 // content under `/_next/static/deferred/` (immutable like any chunk).
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -11,8 +11,8 @@ import { DEFERRED_FOLDER } from '../serve/loader.mjs';
 /** The beacon's budget, gzip-compressed (bytes). */
 export const BEACON_MAX_GZIP_BYTES = 1024;
 
-/** The reveal script's budget, gzip-compressed (bytes). */
-export const REVEAL_MAX_GZIP_BYTES = 1024;
+/** The page script's budget, gzip-compressed (bytes). */
+export const PAGE_SCRIPT_MAX_GZIP_BYTES = 1024;
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -61,9 +61,9 @@ export function buildBeacon(): Promise<DeferredScript> {
 }
 
 /**
- * Bundles the reveal script.
- * @throws Error when it does not build, or is over {@link REVEAL_MAX_GZIP_BYTES} gzip-compressed
+ * Bundles the page script.
+ * @throws Error when it does not build, or is over {@link PAGE_SCRIPT_MAX_GZIP_BYTES} gzip-compressed
  */
-export function buildReveal(): Promise<DeferredScript> {
-  return bundleStarter('src/lib/reveal', 'startReveal', REVEAL_MAX_GZIP_BYTES);
+export function buildPageScript(): Promise<DeferredScript> {
+  return bundleStarter('src/lib/page-script', 'startPageScript', PAGE_SCRIPT_MAX_GZIP_BYTES);
 }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { inlineScriptHashes, scriptHash } from '@/lib/security/inline-scripts';
 import { deferScripts, LOADER } from './defer-scripts';
+import { HYDRATE_AT_LOAD_ATTRIBUTE } from '../serve/loader.mjs';
 
 /** The shape of a page prerendered by Next.js 16 (Turbopack), shortened. */
 const page = [
@@ -64,7 +65,7 @@ describe('deferScripts', () => {
   });
 
   it("names the scripts to run at `load` apart, and marks the console's pages to start at once", () => {
-    const atLoad = ['/_next/static/deferred/beacon.js', '/_next/static/deferred/reveal.js'];
+    const atLoad = ['/_next/static/deferred/beacon.js', '/_next/static/deferred/page.js'];
     const deferred = deferScripts(page, { atLoad }).html;
     expect(/data-a="([^"]*)"/.exec(deferred)?.[1]).toBe(atLoad.join(' '));
     expect(/data-l="([^"]*)"/.exec(deferred)?.[1]?.split(' ')[0]).toBe(payload.path);
@@ -84,8 +85,8 @@ describe('the loader', () => {
   const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
 
   /** Runs the loader as a page would: its tag at the end of the body, the page still loading. */
-  function start(options: { now?: boolean } = {}) {
-    document.body.innerHTML = '<form><input id="field"></form><p>Text</p>';
+  function start(options: { now?: boolean; body?: string } = {}) {
+    document.body.innerHTML = options.body ?? '<form><input id="field"></form><p>Text</p>';
     const script = document.createElement('script');
     script.dataset.a = atLoad.join(' ');
     script.dataset.l = list.join(' ');
@@ -141,6 +142,14 @@ describe('the loader', () => {
     await tick();
     expect(added()).toEqual([...atLoad, ...list]);
     expect((window as { __startedBy?: unknown }).__startedBy).toBe(field);
+  });
+
+  it(`starts the framework at \`load\` on a page with a ${HYDRATE_AT_LOAD_ATTRIBUTE} element (the 404 page)`, async () => {
+    start({ body: `<div ${HYDRATE_AT_LOAD_ATTRIBUTE}=""><p>Page not found</p></div>` });
+    expect(added()).toEqual([]);
+    window.dispatchEvent(new Event('load'));
+    await tick();
+    expect(added()).toEqual([...atLoad, ...list]);
   });
 
   it('with `data-now` (the console), starts everything at `load`', async () => {

@@ -5,7 +5,7 @@
 //   `/_next/static/deferred/`, named by the hash of its content (so it is immutable like any chunk).
 // - Its `<script src>` tags and `<link rel="preload" as="script">` hints are removed.
 // - One small loader, the same on every page, takes their place at the end of the body: on `load`
-//   it appends the visit beacon and the reveal script; on the visitor's first interaction, the
+//   it appends the visit beacon and the page script; on the visitor's first interaction, the
 //   payload file and then the chunks as ordered scripts (`async = false`), so the payload is in
 //   `self.__next_f` before Next.js's client starts, as it is in the original page.
 // Every page then carries a single inline script, so its Content-Security-Policy holds one hash.
@@ -36,7 +36,7 @@ export type DeferredPage = {
  * Rewrites one prerendered page (see the file's comment).
  * @param html the page as `next build` wrote it
  * @param options.atLoad URLs of the scripts to run at once after `load` (the build's loader
- *   manifest: the visit beacon, the reveal script); `options.now`: the framework's scripts too,
+ *   manifest: the visit beacon, the page script); `options.now`: the framework's scripts too,
  *   with no interaction awaited (the console's pages)
  * @throws Error when the page has no Next.js payload (`self.__next_f`), no script file, a
  *   `<script src>` outside `/_next/static/`, an inline module script, or no `</body>`

@@ -281,7 +281,7 @@ export function withBrotli(handler, precompressed, options = {}) {
 
 /**
  * Makes every server created from now on with `http.createServer` use {@link withBrotli} (with the
- * rewrite of pages rendered per request, and the build's visit beacon and reveal script): the
+ * rewrite of pages rendered per request, and the build's visit beacon and page script): the
  * standalone server.js of `next build` creates its own server, with no hook to wrap its handler.
  * @param {string} distDir the build folder of the server about to start
  */

@@ -1,5 +1,5 @@
 /** Types of deferred-html.mjs. */
-export function loadLoaderManifest(distDir: string): { beacon?: string; reveal?: string };
+export function loadLoaderManifest(distDir: string): { beacon?: string; page?: string };
 export function nonceOf(policy: unknown): string | null;
 export function createDeferredHtml(options: {
   nonce: string;

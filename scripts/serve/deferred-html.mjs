@@ -37,17 +37,17 @@ function warnOnce(reason) {
 }
 
 /**
- * The loader manifest written by `npm run build` (`{ beacon, reveal }`: URLs of the visit beacon
- * and the reveal script), or an empty one (with a warning) when the build has none.
+ * The loader manifest written by `npm run build` (`{ beacon, page }`: URLs of the visit beacon
+ * and the page script), or an empty one (with a warning) when the build has none.
  * @param {string} distDir the build folder the server runs
- * @returns {{ beacon?: string, reveal?: string }}
+ * @returns {{ beacon?: string, page?: string }}
  */
 export function loadLoaderManifest(distDir) {
   try {
     return JSON.parse(readFileSync(path.join(distDir, LOADER_MANIFEST_FILE), 'utf8'));
   } catch {
     console.warn(
-      `No ${LOADER_MANIFEST_FILE} in ${distDir}: pages carry no visit beacon nor reveal script.`,
+      `No ${LOADER_MANIFEST_FILE} in ${distDir}: pages carry no visit beacon nor page script.`,
     );
     return {};
   }

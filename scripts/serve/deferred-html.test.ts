@@ -5,7 +5,7 @@ import { LOADER } from './loader.mjs';
 
 const nonce = 'bm9uY2Utb2YtdGhlLXBhZ2U=';
 const beacon = '/_next/static/deferred/beacon-abc.js';
-const reveal = '/_next/static/deferred/reveal-abc.js';
+const pageScript = '/_next/static/deferred/page-abc.js';
 
 /** A comment: passed unexamined. */
 const comment = '<!-- <script src="/x.js"></script> -->';
@@ -38,7 +38,7 @@ function rewrite(pieces: string[]) {
   const reasons: string[] = [];
   const deferred = createDeferredHtml({
     nonce,
-    atLoad: [beacon, reveal],
+    atLoad: [beacon, pageScript],
     warn: (reason) => reasons.push(reason),
   });
   const out = pieces.map((piece) => deferred.push(piece)).join('') + deferred.end();
@@ -70,8 +70,8 @@ describe('the rewrite of a page rendered per request', () => {
       /<script data-a="([^"]*)" data-l="([^"]*)" data-n="([^"]*)" nonce="([^"]*)">([\s\S]*?)<\/script><\/body><\/html>$/.exec(
         out,
       );
-    // The beacon and the reveal script at `load`, the framework's files on the first interaction.
-    expect(loader?.[1]?.split(' ')).toEqual([beacon, reveal]);
+    // The beacon and the page script at `load`, the framework's files on the first interaction.
+    expect(loader?.[1]?.split(' ')).toEqual([beacon, pageScript]);
     expect(loader?.[2]?.split(' ')).toEqual([
       '/_next/static/chunks/one.js',
       '/_next/static/chunks/turbopack-two.js',

@@ -4,7 +4,8 @@ export const LOADER_MANIFEST_FILE: string;
 export const LOADER: string;
 export const INTERACTIONS: readonly string[];
 export const STARTED_BY: string;
-export function atLoadScripts(manifest: { beacon?: string; reveal?: string }): string[];
+export const HYDRATE_AT_LOAD_ATTRIBUTE: string;
+export function atLoadScripts(manifest: { beacon?: string; page?: string }): string[];
 export type ScriptKind =
   | { kind: 'data' }
   | { kind: 'inline' }

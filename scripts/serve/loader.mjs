@@ -7,7 +7,7 @@
 export const DEFERRED_FOLDER = 'deferred';
 
 /**
- * The manifest `npm run build` writes into the build folder: `{ beacon, reveal }`, the URLs under
+ * The manifest `npm run build` writes into the build folder: `{ beacon, page }`, the URLs under
  * `/_next/static/` of the small scripts every public page runs at once after `load`.
  */
 export const LOADER_MANIFEST_FILE = 'loader-manifest.json';
@@ -26,22 +26,30 @@ export const INTERACTIONS = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
 export const STARTED_BY = '__startedBy';
 
 /**
+ * The attribute of an element that makes the loader start the framework at `load` on its page, with
+ * no interaction awaited: the 404 page's, whose breadcrumb trail only the browser can draw (the
+ * prerendered page does not know the URL asked for).
+ */
+export const HYDRATE_AT_LOAD_ATTRIBUTE = 'data-hydrate-at-load';
+
+/**
  * The scripts the loader runs at once after `load`, in order, from the loader manifest: the visit
- * beacon (first, so that it sees every client-side navigation) and the reveal script.
- * @param {{ beacon?: string, reveal?: string }} manifest
+ * beacon (first, so that it sees every client-side navigation) and the page script.
+ * @param {{ beacon?: string, page?: string }} manifest
  * @returns {string[]}
  */
 export function atLoadScripts(manifest) {
-  return [manifest.beacon, manifest.reveal].filter((url) => typeof url === 'string' && url !== '');
+  return [manifest.beacon, manifest.page].filter((url) => typeof url === 'string' && url !== '');
 }
 
 /**
  * The loader: the only inline script of a prerendered page. Once the page has loaded it appends
- * the scripts of its `data-a` attribute (space-separated, in order: the visit beacon and the reveal
+ * the scripts of its `data-a` attribute (space-separated, in order: the visit beacon and the page
  * script). The framework's scripts, in `data-l` (in execution order; those in `data-n` as
  * `nomodule`), it appends on the visitor's first interaction ({@link INTERACTIONS}, listened to in
  * the capture phase, passive), or at `load` when one came before, or when the focus is already in
- * the page (an `autofocus` field, e.g. a form sent back with its errors). Nothing on the public
+ * the page (an `autofocus` field, e.g. a form sent back with its errors), or when an element of the
+ * page has the {@link HYDRATE_AT_LOAD_ATTRIBUTE} attribute (the 404 page). Nothing on the public
  * pages needs the framework before: the menus are native `<details>`, the tabs are links and the
  * forms post without JavaScript, so the interaction that starts it already does what it says, and a
  * visitor who only reads never pays for hydration. The target of that interaction is kept in
@@ -64,7 +72,9 @@ export const LOADER =
   'function ready(){l=1;add(d.a,[]);var a=o.activeElement;' +
   'if(!f&&a&&a!==o.body&&a!==o.documentElement){f=1;w.' +
   STARTED_BY +
-  '=a}go()}' +
+  '=a}if(o.querySelector("[' +
+  HYDRATE_AT_LOAD_ATTRIBUTE +
+  ']"))f=1;go()}' +
   'if(o.readyState==="complete")setTimeout(ready);' +
   'else w.addEventListener("load",function(){setTimeout(ready)},{once:true})})(document.currentScript)';
 
@@ -128,7 +138,7 @@ export function isScriptPreload(tag) {
 }
 
 /**
- * The loader's tag: `atLoad` the scripts to run at once after `load` (the visit beacon, the reveal
+ * The loader's tag: `atLoad` the scripts to run at once after `load` (the visit beacon, the page
  * script), `scripts` the framework's, to run in order on the first interaction, `noModule` those of
  * them to load as `nomodule`, `nonce` the page's CSP nonce (pages rendered per request; a
  * prerendered page's policy names the loader's hash instead), `now` to run the framework's

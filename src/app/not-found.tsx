@@ -4,10 +4,15 @@ import { productLinks } from '@/content/navigation';
 
 export const metadata = { title: 'Page not found', robots: { index: false } };
 
-/** The 404 page (any unknown path, `/resources`, `/products/9`): a message and ways back. */
+/**
+ * The 404 page (any unknown path, `/resources`, `/products/9`): a message and ways back. Its
+ * breadcrumb trail is drawn in the browser from the URL asked for, so its framework starts at `load`.
+ */
 export default function NotFound() {
   return (
-    <div className="mx-auto max-w-page px-2 py-6 sm:px-3 md:py-8">
+    // The framework starts at `load` here (scripts/serve/loader.mjs): only the browser knows the
+    // URL asked for, whose breadcrumb trail the layout draws.
+    <div className="mx-auto max-w-page px-2 py-6 sm:px-3 md:py-8" data-hydrate-at-load="">
       <ErrorPageHeader
         status={404}
         title="Page not found"

@@ -52,7 +52,7 @@ const reveal = (top: number, id: string) =>
   `<div id="${id}" data-reveal="" data-top="${top}"></div>`;
 const state = (id: string) => document.getElementById(id)!.getAttribute('data-reveal');
 
-describe('the reveal script', () => {
+describe('reveal on scroll', () => {
   layout();
 
   it('leaves what is on screen shown and sets what is below the fold pending until it enters', () => {

@@ -1,8 +1,7 @@
 /**
- * The reveal script (spec §2: elements animate into view when they enter the viewport): a small
- * script (no React) that the loader of every public page runs at once after `load`, before and
- * without the framework (scripts/serve/loader.mjs). `npm run build` bundles it with esbuild into
- * `/_next/static/deferred/<hash>.js` (scripts/build/beacon.ts). The `[data-reveal]` rules are in
+ * Reveal on scroll (spec §2: elements animate into view when they enter the viewport), without
+ * React: part of the page script (src/lib/page-script.ts), which the loader of every public page
+ * runs at once after `load`, before and without the framework. The `[data-reveal]` rules are in
  * src/app/globals.css; `<Reveal>` (src/components/ui/reveal.tsx) marks the elements.
  */
 

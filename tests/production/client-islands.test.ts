@@ -14,7 +14,6 @@ const appDir = path.join(distDir, 'server', 'app');
 const ISLANDS = [
   'src/app/products/product-tabs.tsx',
   'src/components/layout/breadcrumb-trail.tsx',
-  'src/components/layout/current-year.tsx',
   'src/components/layout/mobile-menu.tsx',
   'src/components/layout/nav-link.tsx',
   'src/components/layout/products-menu.tsx',

@@ -10,6 +10,7 @@ import {
   productTabId,
   VERTICAL_TABS_MIN_WIDTH,
 } from '@/lib/product-tab';
+import { VERTICAL_QUERY_ATTRIBUTE } from '@/lib/tab-orientation';
 import { clsx } from 'clsx';
 
 const query = `(min-width: ${VERTICAL_TABS_MIN_WIDTH}px)`;
@@ -21,8 +22,9 @@ const subscribe = (onChange: () => void) => {
 
 /**
  * The nine module tabs (spec §2, product page). Each tab is a link to `/products/{i}`, so the
- * selected tab follows the route (client navigation, no reload). Vertical from 968 px, horizontal
- * below (CSS, `tabs:` breakpoint). Arrow keys, Home and End move focus between tabs; Enter opens one.
+ * selected tab follows the route (client navigation once the framework runs). Vertical from 968 px,
+ * horizontal below (CSS, `tabs:` breakpoint; `aria-orientation` from the page script at `load`,
+ * src/lib/tab-orientation.ts, then from this component). Arrow keys, Home and End move focus between tabs; Enter opens one.
  */
 export function ProductTabs() {
   const params = useParams<{ id?: string }>();
@@ -58,6 +60,9 @@ export function ProductTabs() {
       role="tablist"
       aria-label="Modules"
       aria-orientation={vertical ? 'vertical' : 'horizontal'}
+      // The page script keeps the orientation in step with the width before the framework starts.
+      {...{ [VERTICAL_QUERY_ATTRIBUTE]: query }}
+      suppressHydrationWarning
       onKeyDown={onKeyDown}
       className="-mx-2 flex min-w-0 snap-x gap-0.5 overflow-x-auto border-b border-slate-200 px-2 pb-px sm:-mx-3 sm:px-3 tabs:mx-0 tabs:flex-col tabs:gap-0.5 tabs:overflow-visible tabs:border-b-0 tabs:border-l tabs:px-0 tabs:pb-0"
     >

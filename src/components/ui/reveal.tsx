@@ -3,8 +3,8 @@ export const REVEAL_MS = 1000;
 
 /**
  * Marks its children to fade and rise into view when they enter the viewport (spec §2, reveal).
- * A server component: the reveal script (src/lib/reveal.ts), which the page loader runs after
- * `load`, drives every `[data-reveal]`.
+ * A server component: reveal on scroll (src/lib/reveal.ts, in the page script the loader runs after
+ * `load`) drives every `[data-reveal]`.
  * Without JavaScript, or under `prefers-reduced-motion`, the content is simply shown.
  *
  * @param duration Animation length in ms (default 1000).
