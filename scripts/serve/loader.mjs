@@ -27,8 +27,9 @@ export const STARTED_BY = '__startedBy';
 
 /**
  * The attribute of an element that makes the loader start the framework at `load` on its page, with
- * no interaction awaited: the 404 page's, whose breadcrumb trail only the browser can draw (the
- * prerendered page does not know the URL asked for).
+ * no interaction awaited (src/lib/hydrate-at-load.ts): the 404 page's, whose breadcrumb trail only
+ * the browser can draw (the prerendered page does not know the URL asked for), and a demo's time in
+ * the visitor's own zone on the booking, confirmation and manage pages.
  */
 export const HYDRATE_AT_LOAD_ATTRIBUTE = 'data-hydrate-at-load';
 
@@ -49,7 +50,7 @@ export function atLoadScripts(manifest) {
  * `nomodule`), it appends on the visitor's first interaction ({@link INTERACTIONS}, listened to in
  * the capture phase, passive), or at `load` when one came before, or when the focus is already in
  * the page (an `autofocus` field, e.g. a form sent back with its errors), or when an element of the
- * page has the {@link HYDRATE_AT_LOAD_ATTRIBUTE} attribute (the 404 page). Nothing on the public
+ * page has the {@link HYDRATE_AT_LOAD_ATTRIBUTE} attribute (the 404 page, a demo's time). Nothing on the public
  * pages needs the framework before: the menus are native `<details>`, the tabs are links and the
  * forms post without JavaScript, so the interaction that starts it already does what it says, and a
  * visitor who only reads never pays for hydration. The target of that interaction is kept in

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { ErrorPageHeader } from '@/components/layout/error-page-header';
 import { productLinks } from '@/content/navigation';
+import { hydrateAtLoad } from '@/lib/hydrate-at-load';
 
 export const metadata = { title: 'Page not found', robots: { index: false } };
 
@@ -10,9 +11,9 @@ export const metadata = { title: 'Page not found', robots: { index: false } };
  */
 export default function NotFound() {
   return (
-    // The framework starts at `load` here (scripts/serve/loader.mjs): only the browser knows the
-    // URL asked for, whose breadcrumb trail the layout draws.
-    <div className="mx-auto max-w-page px-2 py-6 sm:px-3 md:py-8" data-hydrate-at-load="">
+    // The framework starts at `load` here: only the browser knows the URL asked for, whose
+    // breadcrumb trail the layout draws.
+    <div className="mx-auto max-w-page px-2 py-6 sm:px-3 md:py-8" {...hydrateAtLoad}>
       <ErrorPageHeader
         status={404}
         title="Page not found"

@@ -16,6 +16,7 @@ import {
 } from '@test/demo-booking';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
 import { backdateFormToken } from '@test/form-token';
+import { startFramework } from '@test/hydration';
 
 const NEW_YORK = 'America/New_York';
 /** Text only the picker's chunk holds: react-day-picker's class prefix and the picker's own label. */
@@ -123,9 +124,11 @@ describe('demo booking in Chromium, New York, with and without JavaScript', () =
       const scripts = watchScripts(page);
 
       // "Schedule a Demo" from a product page leads to the contact form with the demo subject.
-      // Prerendered pages fetch their scripts after `load`: each page's are read (the picker must
-      // be in none of them) before the visitor leaves it, or their bodies are gone.
+      // The framework's scripts come on the visitor's first interaction: each page's are fetched
+      // and read (the picker must be in none of them) before the visitor leaves it, or their
+      // bodies are gone.
       await page.goto(`${server.url}/products`);
+      if (javaScript) await startFramework(page);
       await page.waitForLoadState('networkidle');
       await page.getByRole('main').getByRole('link', { name: 'Schedule a Demo' }).first().click();
       await page.waitForURL(/\/contact-us\?subject=demo$/);
@@ -133,6 +136,8 @@ describe('demo booking in Chromium, New York, with and without JavaScript', () =
       for (const [field, value] of Object.entries({ ...visitor, email })) {
         await page.locator(`[name="${field}"]`).fill(value);
       }
+      // A client-side route change kept the framework running; the form posts through React.
+      if (javaScript) await startFramework(page);
       await backdateFormToken(page);
       const firstLoad = scripts.length;
       await page.getByRole('button', { name: 'Submit' }).click();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFramework } from '@test/hydration';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { bookTime, demoServerEnv, requestDemo, watchCspViolations } from '@test/demo-booking';
 import { until } from '@test/enquiry';
@@ -70,12 +71,7 @@ function report(label: string, html: string, scripts: Script[]) {
  * import in an effect) may come after the first idle moment. Without, the page is only read.
  */
 async function settle(page: Page, hydrate: boolean) {
-  if (hydrate) {
-    await page.keyboard.press('Shift');
-    await page.waitForFunction(() =>
-      Object.keys(document.body).some((key) => key.startsWith('__react')),
-    );
-  }
+  if (hydrate) await startFramework(page);
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(3_000);
   await page.waitForLoadState('networkidle');
