@@ -24,7 +24,8 @@ const subscribe = (onChange: () => void) => {
  * The nine module tabs (spec §2, product page). Each tab is a link to `/products/{i}`, so the
  * selected tab follows the route (client navigation once the framework runs). Vertical from 968 px,
  * horizontal below (CSS, `tabs:` breakpoint; `aria-orientation` from the page script at `load`,
- * src/lib/tab-orientation.ts, then from this component). Arrow keys, Home and End move focus between tabs; Enter opens one.
+ * src/lib/tab-orientation.ts, then from this component). Arrow keys, Home and End move focus
+ * between tabs; Enter opens one.
  */
 export function ProductTabs() {
   const params = useParams<{ id?: string }>();
