@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BEACON_PATH, startVisitBeacon } from './visit-beacon';
 import { SESSION_SOURCE_KEY } from './visit-source';
 
@@ -22,6 +22,7 @@ function visit(url: string, nav: { doNotTrack?: string; globalPrivacyControl?: b
     location,
     sessionStorage,
     addEventListener: window.addEventListener.bind(window),
+    setTimeout: (callback: () => void) => setTimeout(callback),
     navigator: { sendBeacon, doNotTrack: null, ...nav },
   } as unknown as Window;
   return { win, sent };
@@ -31,11 +32,22 @@ describe('the visit beacon', () => {
   const originalPushState = history.pushState;
   beforeEach(() => {
     history.pushState = originalPushState;
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  it('counts the page at once with the tab source, then each client-side navigation once', () => {
+  it('counts the page with the tab source in the tasks after its start, then each client-side navigation once', () => {
     const { win, sent } = visit('/?utm_source=newsletter&utm_campaign=winter');
     startVisitBeacon(win);
+    // Nothing in the loader's task: the storage access, then the beacon, each in a task of its own.
+    expect(sent).toEqual([]);
+    expect(sessionStorage.getItem(SESSION_SOURCE_KEY)).toBeNull();
+    vi.advanceTimersToNextTimer();
+    expect(sessionStorage.getItem(SESSION_SOURCE_KEY)).not.toBeNull();
+    expect(sent).toEqual([]);
+    vi.advanceTimersToNextTimer();
     expect(sent).toEqual([
       expect.objectContaining({ path: '/', utmCampaign: 'winter', landingPage: '/' }),
     ]);
@@ -48,6 +60,7 @@ describe('the visit beacon', () => {
     // Back: the browser has changed the URL when `popstate` fires.
     history.replaceState(null, '', '/about-us');
     window.dispatchEvent(new PopStateEvent('popstate'));
+    vi.runAllTimers();
     expect(sent.map(({ path }) => path)).toEqual(['/', '/about-us', '/products/2', '/about-us']);
     // The tab's source stays the first page's.
     expect(sent.every(({ utmCampaign }) => utmCampaign === 'winter')).toBe(true);
@@ -56,6 +69,7 @@ describe('the visit beacon', () => {
   it('fills the contact form source fields, and the posted entries', () => {
     const { win } = visit('/contact-us?utm_campaign=spring');
     startVisitBeacon(win);
+    vi.runAllTimers();
     const form = document.querySelector('form')!;
     const input = (name: string) => form.querySelector<HTMLInputElement>(`[name="${name}"]`)!;
     expect(input('landingPage').value).toBe('/contact-us');
@@ -79,6 +93,7 @@ describe('the visit beacon', () => {
     ] as const) {
       const { win, sent } = visit(url, nav);
       startVisitBeacon(win);
+      vi.runAllTimers();
       expect(sent, `${url} ${JSON.stringify(nav)}`).toEqual([]);
     }
   });

@@ -26,8 +26,8 @@ function storageOf(win: Window): Storage | null {
 }
 
 /**
- * Counts each page seen, without cookies (docs/operations.md, "Visits and sources"): at once (the
- * loader runs it after `load`, never before the largest paint) and on every client-side navigation
+ * Counts each page seen, without cookies (docs/operations.md, "Visits and sources"): in the tasks
+ * that follow its start (the loader runs it after `load`, never before the largest paint) and on every client-side navigation
  * after (Next.js's router calls `history.pushState`, watched here as Plausible's script does, and
  * `popstate`), `navigator.sendBeacon` posts the path and the tab's source (its first page, referring
  * site and UTM tags, kept in `sessionStorage`) to {@link BEACON_PATH}, once per path change. It also
@@ -49,12 +49,17 @@ export function startVisitBeacon(win: Window): void {
     if (path === last || path.startsWith('/admin')) return;
     last = path;
     const sent = source();
-    if (navigator.sendBeacon) navigator.sendBeacon(BEACON_PATH, JSON.stringify({ path, ...sent }));
     for (const field of visitSourceFields)
       for (const input of document.querySelectorAll<HTMLInputElement>(
         `input[type="hidden"][name="${field}"]`,
       ))
         input.value = sent[field] ?? '';
+    // The tab's first storage access and its first beacon each cost a cold browser several ms:
+    // in tasks of their own, neither makes a long task (docs/performance.md, "Blocking time").
+    win.setTimeout(() => {
+      if (navigator.sendBeacon)
+        navigator.sendBeacon(BEACON_PATH, JSON.stringify({ path, ...sent }));
+    });
   };
 
   document.addEventListener('formdata', (event) => {
@@ -70,5 +75,5 @@ export function startVisitBeacon(win: Window): void {
     seen();
   };
   win.addEventListener('popstate', seen);
-  seen();
+  win.setTimeout(seen);
 }
