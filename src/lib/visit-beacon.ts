@@ -27,9 +27,9 @@ function storageOf(win: Window): Storage | null {
 
 /**
  * Counts each page seen, without cookies (docs/operations.md, "Visits and sources"): in the tasks
- * that follow its start (the loader runs it after `load`, never before the largest paint) and on every client-side navigation
- * after (Next.js's router calls `history.pushState`, watched here as Plausible's script does, and
- * `popstate`), `navigator.sendBeacon` posts the path and the tab's source (its first page, referring
+ * that follow its start (the loader runs it after `load`, never before the largest paint) and on
+ * every client-side navigation after (Next.js's router calls `history.pushState`, watched here as
+ * Plausible's script does, and `popstate`), `navigator.sendBeacon` posts the path and the tab's source (its first page, referring
  * site and UTM tags, kept in `sessionStorage`) to {@link BEACON_PATH}, once per path change. It also
  * fills the contact form's hidden source fields with that source: their values at once, and the
  * posted entries (`formdata` event) since React's hydration sets the inputs back to the server's
