@@ -179,9 +179,45 @@ export function withoutScripts(html) {
 }
 
 /**
+ * The response headers that change how a browser treats a page (its defences), which the no-JS
+ * copy carries as the site sends them: `Cross-Origin-Opener-Policy` alone puts the page in a
+ * browsing context group, and so a renderer process, of its own (docs/performance.md).
+ */
+export const PAGE_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'permissions-policy',
+  'referrer-policy',
+  'reporting-endpoints',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-frame-options',
+];
+
+/**
+ * nginx `add_header` directives (one per line, `always`) for the {@link PAGE_HEADERS} among
+ * `headers`, quoted for nginx.
+ * @param {Headers} headers
+ * @returns {string}
+ * @throws {Error} when a value holds a `$` (nginx would read a variable) or a line break
+ */
+export function pageHeaderDirectives(headers) {
+  return PAGE_HEADERS.filter((name) => headers.has(name))
+    .map((name) => {
+      const value = String(headers.get(name));
+      if (/[$\r\n]/.test(value))
+        throw new Error(`no-JS copy: cannot copy header ${name}: ${value}`);
+      return `add_header ${name} "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}" always;`;
+    })
+    .join('\n      ');
+}
+
+/**
  * The physical limit for the site's content: each of `routes` as the site serves it now, with
- * every script removed, served by nginx from disk over TLS and HTTP/2 with brotli and gzip; the
- * files they use (/_next/static/ and the rest) from `staticDir` or, failing that, from the site.
+ * every script removed, served by nginx from disk over TLS and HTTP/2 with brotli and gzip, with
+ * the site's {@link PAGE_HEADERS} (so that it differs from the site's page by its scripts only);
+ * the files they use (/_next/static/ and the rest) from `staticDir` or, failing that, the site.
  * @param {string} siteUrl the running site (plain HTTP)
  * @param {string[]} routes
  * @param {string} staticDir the build's `static` folder
@@ -190,12 +226,19 @@ export function withoutScripts(html) {
 export async function startNoJsCopy(siteUrl, routes, staticDir) {
   const dir = await runDirectory();
   const root = path.join(dir, 'pages');
+  const locations = [];
   for (const route of routes) {
     const response = await fetch(siteUrl + route);
     if (!response.ok) throw new Error(`no-JS copy: ${route} answered ${response.status}`);
-    const file = path.join(root, route === '/' ? 'index.html' : `${route.slice(1)}.html`);
+    const name = route === '/' ? '/index.html' : `${route}.html`;
+    const file = path.join(root, name.slice(1));
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, withoutScripts(await response.text()));
+    locations.push(`location = ${route} {
+      default_type text/html;
+      ${pageHeaderDirectives(response.headers)}
+      try_files ${name} =404;
+    }`);
   }
   const port = await freePort();
   const conf = `load_module /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so;
@@ -221,9 +264,8 @@ http {
       alias ${staticDir}/;
       add_header Cache-Control "public, max-age=31536000, immutable";
     }
-    location = / { default_type text/html; try_files /index.html @site; }
-    location / { default_type text/html; try_files $uri.html @site; }
-    location @site { proxy_pass ${siteUrl}; }
+    ${locations.join('\n    ')}
+    location / { proxy_pass ${siteUrl}; }
   }
 }
 `;

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inlineScriptHashes, scriptHash } from '@/lib/security/inline-scripts';
 import { deferScripts, LOADER } from './defer-scripts';
-import { HYDRATE_AT_LOAD_ATTRIBUTE } from '../serve/loader.mjs';
+import { FIRST_PAINT_WAIT_MS, HYDRATE_AT_LOAD_ATTRIBUTE } from '../serve/loader.mjs';
 
 /** The shape of a page prerendered by Next.js 16 (Turbopack), shortened. */
 const page = [
@@ -84,6 +84,42 @@ describe('the loader', () => {
     [...document.body.querySelectorAll('script[src]')].map((s) => s.getAttribute('src'));
   const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
 
+  /** The browser's Paint Timing, which jsdom lacks: `paint(name)` delivers an entry to observers. */
+  const observers: Array<{ callback: (list: unknown, observer: unknown) => void; on: boolean }> =
+    [];
+  class FakePerformanceObserver {
+    private readonly entry;
+    constructor(callback: (list: unknown, observer: unknown) => void) {
+      this.entry = { callback, on: false };
+      observers.push(this.entry);
+    }
+    observe(options: { type: string; buffered: boolean }) {
+      this.entry.on = options.type === 'paint' && options.buffered;
+    }
+    disconnect() {
+      this.entry.on = false;
+    }
+  }
+  function paint(name = 'first-contentful-paint') {
+    const list = { getEntriesByName: (wanted: string) => (wanted === name ? [{ name }] : []) };
+    for (const entry of observers.filter((o) => o.on))
+      entry.callback(list, { disconnect: () => (entry.on = false) });
+  }
+  /** `load`, then the first contentful paint, then the task after it. */
+  async function loadAndPaint() {
+    window.dispatchEvent(new Event('load'));
+    paint();
+    await tick();
+  }
+  beforeEach(() => {
+    observers.length = 0;
+    vi.stubGlobal('PerformanceObserver', FakePerformanceObserver);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
   /** Runs the loader as a page would: its tag at the end of the body, the page still loading. */
   function start(options: { now?: boolean; body?: string } = {}) {
     document.body.innerHTML = options.body ?? '<form><input id="field"></form><p>Text</p>';
@@ -99,11 +135,10 @@ describe('the loader', () => {
     new Function(LOADER)();
   }
 
-  it('runs the small scripts at `load` and the framework on the first interaction, in order', async () => {
+  it('runs the small scripts after the first paint and the framework on the first interaction, in order', async () => {
     start();
     expect(added()).toEqual([]);
-    window.dispatchEvent(new Event('load'));
-    await tick();
+    await loadAndPaint();
     expect(added()).toEqual(atLoad);
     // Reading: scrolling and the wheel start nothing.
     window.dispatchEvent(new Event('scroll'));
@@ -123,13 +158,12 @@ describe('the loader', () => {
   });
 
   for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin'])
-    it(`an interaction before \`load\` (${type}) starts the framework at \`load\`, not before`, async () => {
+    it(`an interaction before \`load\` (${type}) starts the framework after the first paint, not before`, async () => {
       start();
       const field = document.getElementById('field')!;
       field.dispatchEvent(new Event(type, { bubbles: true }));
       expect(added()).toEqual([]);
-      window.dispatchEvent(new Event('load'));
-      await tick();
+      await loadAndPaint();
       expect(added()).toEqual([...atLoad, ...list]);
       expect((window as { __startedBy?: unknown }).__startedBy).toBe(field);
     });
@@ -138,8 +172,7 @@ describe('the loader', () => {
     start();
     const field = document.getElementById('field') as HTMLInputElement;
     field.focus();
-    window.dispatchEvent(new Event('load'));
-    await tick();
+    await loadAndPaint();
     expect(added()).toEqual([...atLoad, ...list]);
     expect((window as { __startedBy?: unknown }).__startedBy).toBe(field);
   });
@@ -147,15 +180,51 @@ describe('the loader', () => {
   it(`starts the framework at \`load\` on a page with a ${HYDRATE_AT_LOAD_ATTRIBUTE} element (the 404 page)`, async () => {
     start({ body: `<div ${HYDRATE_AT_LOAD_ATTRIBUTE}=""><p>Page not found</p></div>` });
     expect(added()).toEqual([]);
+    await loadAndPaint();
+    expect(added()).toEqual([...atLoad, ...list]);
+  });
+
+  it('starts nothing at `load` before the first contentful paint', async () => {
+    start();
     window.dispatchEvent(new Event('load'));
     await tick();
-    expect(added()).toEqual([...atLoad, ...list]);
+    expect(added()).toEqual([]);
+    paint('first-paint'); // a paint without content
+    await tick();
+    expect(added()).toEqual([]);
+    paint();
+    await tick();
+    expect(added()).toEqual(atLoad);
+  });
+
+  it(`without a paint entry (a background tab, no Paint Timing), starts ${FIRST_PAINT_WAIT_MS} ms after \`load\`, once`, () => {
+    vi.stubGlobal('PerformanceObserver', undefined);
+    vi.useFakeTimers();
+    start();
+    window.dispatchEvent(new Event('load'));
+    vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS - 1);
+    expect(added()).toEqual([]);
+    vi.advanceTimersByTime(1);
+    vi.runOnlyPendingTimers();
+    expect(added()).toEqual(atLoad);
+    vi.runAllTimers();
+    expect(added()).toEqual(atLoad);
+  });
+
+  it('a paint after the wait has run starts nothing twice', () => {
+    vi.useFakeTimers();
+    start();
+    window.dispatchEvent(new Event('load'));
+    vi.advanceTimersByTime(FIRST_PAINT_WAIT_MS);
+    vi.runOnlyPendingTimers();
+    paint();
+    vi.runAllTimers();
+    expect(added()).toEqual(atLoad);
   });
 
   it('with `data-now` (the console), starts everything at `load`', async () => {
     start({ now: true });
-    window.dispatchEvent(new Event('load'));
-    await tick();
+    await loadAndPaint();
     expect(added()).toEqual([...atLoad, ...list]);
   });
 });

@@ -2,6 +2,7 @@
 export const DEFERRED_FOLDER: string;
 export const LOADER_MANIFEST_FILE: string;
 export const LOADER: string;
+export const FIRST_PAINT_WAIT_MS: number;
 export const INTERACTIONS: readonly string[];
 export const STARTED_BY: string;
 export const HYDRATE_AT_LOAD_ATTRIBUTE: string;

@@ -1,4 +1,5 @@
-// The loader that runs a page's scripts after `load` and on the first interaction, and the tag parser that finds those scripts:
+// The loader that runs a page's scripts after `load` and the first paint, and on the first
+// interaction, and the tag parser that finds those scripts:
 // shared by the build step that rewrites prerendered pages (scripts/build/defer-scripts.ts) and the
 // server's streaming rewrite of pages rendered per request (./deferred-html.mjs), so both emit the
 // same loader and read the same markup the same way (docs/performance.md).
@@ -44,18 +45,29 @@ export function atLoadScripts(manifest) {
 }
 
 /**
- * The loader: the only inline script of a prerendered page. Once the page has loaded it appends
- * the scripts of its `data-a` attribute (space-separated, in order: the visit beacon and the page
- * script). The framework's scripts, in `data-l` (in execution order; those in `data-n` as
- * `nomodule`), it appends on the visitor's first interaction ({@link INTERACTIONS}, listened to in
- * the capture phase, passive), or at `load` when one came before, or when the focus is already in
- * the page (an `autofocus` field, e.g. a form sent back with its errors), or when an element of the
- * page has the {@link HYDRATE_AT_LOAD_ATTRIBUTE} attribute (the 404 page, a demo's time). Nothing on the public
+ * How long after `load` the loader waits for the page's first contentful paint (ms) before it
+ * starts the page's scripts anyway: the paint's timing entry, which it waits for, may never come
+ * (a tab opened in the background, a browser without Paint Timing). Starting them after the first
+ * paint keeps them out of what that paint waits for; Lighthouse's simulation bills a request made
+ * before the paint to it (docs/performance.md).
+ */
+export const FIRST_PAINT_WAIT_MS = 1000;
+
+/**
+ * The loader: the only inline script of a prerendered page. Once the page has loaded and painted
+ * its first content (or {@link FIRST_PAINT_WAIT_MS} after `load` without that paint's timing
+ * entry), it appends the scripts of its `data-a` attribute (space-separated, in order: the visit
+ * beacon and the page script). The framework's scripts, in `data-l` (in execution order; those in
+ * `data-n` as `nomodule`), it appends on the visitor's first interaction ({@link INTERACTIONS},
+ * listened to in the capture phase, passive), or at that same moment after the first paint when
+ * one came before, or when the focus is already in the page (an `autofocus` field, e.g. a form
+ * sent back with its errors), or when an element of the page has the
+ * {@link HYDRATE_AT_LOAD_ATTRIBUTE} attribute (the 404 page, a demo's time). Nothing on the public
  * pages needs the framework before: the menus are native `<details>`, the tabs are links and the
  * forms post without JavaScript, so the interaction that starts it already does what it says, and a
  * visitor who only reads never pays for hydration. The target of that interaction is kept in
  * `window[STARTED_BY]`. With a `data-now` attribute (the console's pages) the framework's scripts
- * follow the others at `load`, with no interaction awaited.
+ * follow the others, with no interaction awaited.
  */
 export const LOADER =
   '(function(s){var d=s.dataset,w=window,o=document,t=' +
@@ -76,8 +88,14 @@ export const LOADER =
   '=a}if(o.querySelector("[' +
   HYDRATE_AT_LOAD_ATTRIBUTE +
   ']"))f=1;go()}' +
-  'if(o.readyState==="complete")setTimeout(ready);' +
-  'else w.addEventListener("load",function(){setTimeout(ready)},{once:true})})(document.currentScript)';
+  'function painted(){var k=0;function run(){if(!k){k=1;setTimeout(ready)}}setTimeout(run,' +
+  FIRST_PAINT_WAIT_MS +
+  ');' +
+  'try{new PerformanceObserver(function(x,q){' +
+  'if(x.getEntriesByName("first-contentful-paint").length){q.disconnect();run()}})' +
+  '.observe({type:"paint",buffered:true})}catch(e){}}' +
+  'if(o.readyState==="complete")painted();' +
+  'else w.addEventListener("load",painted,{once:true})})(document.currentScript)';
 
 /** Script `type`s a browser executes (absent, empty, a JavaScript MIME type or `module`). */
 const EXECUTABLE_TYPE = /^(|module|(text|application)\/(x-)?(java|ecma)script)$/i;
