@@ -14,7 +14,6 @@ export function fillTemplate(template: string, values: Record<string, string>): 
 export function startEdge(upstreams: string[], failTimeoutS?: number): Promise<Edge>;
 export function startStaticNginx(root: string): Promise<{ url: string; stop(): Promise<void> }>;
 export function withoutScripts(html: string): string;
-export const PAGE_HEADERS: readonly string[];
 export function pageHeaderDirectives(headers: Headers): string;
 export function startNoJsCopy(
   siteUrl: string,

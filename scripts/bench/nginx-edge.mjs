@@ -179,33 +179,35 @@ export function withoutScripts(html) {
 }
 
 /**
- * The response headers that change how a browser treats a page (its defences), which the no-JS
- * copy carries as the site sends them: `Cross-Origin-Opener-Policy` alone puts the page in a
- * browsing context group, and so a renderer process, of its own (docs/performance.md).
+ * Response headers that describe the body or the connection, which nginx sets for the copy
+ * itself; every other header of the site's page (its defences: CSP, Cross-Origin-Opener-Policy,
+ * Permissions-Policy and the rest) the no-JS copy sends as the site sent it. COOP alone puts the
+ * page in a browsing context group, and so a renderer process, of its own (docs/performance.md).
  */
-export const PAGE_HEADERS = [
-  'content-security-policy',
-  'cross-origin-opener-policy',
-  'cross-origin-resource-policy',
-  'permissions-policy',
-  'referrer-policy',
-  'reporting-endpoints',
-  'strict-transport-security',
-  'x-content-type-options',
-  'x-frame-options',
-];
+const BODY_HEADERS = new Set([
+  'connection',
+  'content-encoding',
+  'content-length',
+  'content-type',
+  'date',
+  'etag',
+  'keep-alive',
+  'last-modified',
+  'transfer-encoding',
+  'vary',
+]);
 
 /**
- * nginx `add_header` directives (one per line, `always`) for the {@link PAGE_HEADERS} among
- * `headers`, quoted for nginx.
+ * nginx `add_header` directives (one per line, `always`) for the headers of a site's page other
+ * than {@link BODY_HEADERS}, quoted for nginx.
  * @param {Headers} headers
  * @returns {string}
  * @throws {Error} when a value holds a `$` (nginx would read a variable) or a line break
  */
 export function pageHeaderDirectives(headers) {
-  return PAGE_HEADERS.filter((name) => headers.has(name))
-    .map((name) => {
-      const value = String(headers.get(name));
+  return [...headers]
+    .filter(([name]) => !BODY_HEADERS.has(name))
+    .map(([name, value]) => {
       if (/[$\r\n]/.test(value))
         throw new Error(`no-JS copy: cannot copy header ${name}: ${value}`);
       return `add_header ${name} "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}" always;`;
@@ -216,7 +218,7 @@ export function pageHeaderDirectives(headers) {
 /**
  * The physical limit for the site's content: each of `routes` as the site serves it now, with
  * every script removed, served by nginx from disk over TLS and HTTP/2 with brotli and gzip, with
- * the site's {@link PAGE_HEADERS} (so that it differs from the site's page by its scripts only);
+ * the site's headers (so that it differs from the site's page by its scripts only);
  * the files they use (/_next/static/ and the rest) from `staticDir` or, failing that, the site.
  * @param {string} siteUrl the running site (plain HTTP)
  * @param {string[]} routes

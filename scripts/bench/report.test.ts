@@ -30,8 +30,8 @@ describe('budgetMisses', () => {
       floor,
     );
     expect(misses).toEqual([
-      'performance 0.98 < 0.995',
-      'TBT ms 160 >= 150',
+      'performance (no JS 1.00) 0.98 < 0.995',
+      'TBT ms (no JS 40) 160 >= 150',
       'TBT ms (empty Next.js page) 160 > 100',
     ]);
   });
@@ -45,9 +45,18 @@ describe('budgetMisses', () => {
     };
     expect(budgetMisses(route, 132, floor)).toEqual([]);
     expect(budgetMisses({ ...route, performance: 0.96, tbtMs: 210 }, 132, floor)).toEqual([
-      'performance 0.96 < 0.97',
-      'TBT ms 210 >= 200',
-      'TBT ms (empty Next.js page) 210 > 200',
+      'performance (no JS 0.97) 0.96 < 0.995',
+      'TBT ms (no JS 200) 210 >= 150',
+      'TBT ms (empty Next.js page) 210 > 100',
+    ]);
+  });
+
+  it('holds the full budgets when the page without JavaScript was not measured', () => {
+    const route = { ...good, performance: 0.97, tbtMs: 180, noJs: { performance: Number.NaN } };
+    expect(budgetMisses(route, 132, floor)).toEqual([
+      'performance (no JS —) 0.97 < 0.995',
+      'TBT ms (no JS —) 180 >= 150',
+      'TBT ms (empty Next.js page) 180 > 100',
     ]);
   });
 });

@@ -85,25 +85,23 @@ describe('the loader', () => {
   const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
 
   /** The browser's Paint Timing, which jsdom lacks: `paint(name)` delivers an entry to observers. */
-  const observers: Array<{ callback: (list: unknown, observer: unknown) => void; on: boolean }> =
-    [];
   class FakePerformanceObserver {
-    private readonly entry;
-    constructor(callback: (list: unknown, observer: unknown) => void) {
-      this.entry = { callback, on: false };
-      observers.push(this.entry);
+    static all: FakePerformanceObserver[] = [];
+    on = false;
+    constructor(readonly callback: (list: unknown, observer: FakePerformanceObserver) => void) {
+      FakePerformanceObserver.all.push(this);
     }
     observe(options: { type: string; buffered: boolean }) {
-      this.entry.on = options.type === 'paint' && options.buffered;
+      this.on = options.type === 'paint' && options.buffered;
     }
     disconnect() {
-      this.entry.on = false;
+      this.on = false;
     }
   }
   function paint(name = 'first-contentful-paint') {
     const list = { getEntriesByName: (wanted: string) => (wanted === name ? [{ name }] : []) };
-    for (const entry of observers.filter((o) => o.on))
-      entry.callback(list, { disconnect: () => (entry.on = false) });
+    for (const observer of FakePerformanceObserver.all.filter((o) => o.on))
+      observer.callback(list, observer);
   }
   /** `load`, then the first contentful paint, then the task after it. */
   async function loadAndPaint() {
@@ -112,7 +110,7 @@ describe('the loader', () => {
     await tick();
   }
   beforeEach(() => {
-    observers.length = 0;
+    FakePerformanceObserver.all = [];
     vi.stubGlobal('PerformanceObserver', FakePerformanceObserver);
   });
   afterEach(() => {
