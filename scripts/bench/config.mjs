@@ -26,8 +26,8 @@ export const RUNS = 5;
 /** Budgets (docs/performance.md). Bytes are KiB as Lighthouse reports them. */
 export const BUDGETS = {
   /**
-   * Lighthouse shows 100 from 0.995. This and the TBT budgets hold where the site's page does worse
-   * than the same page without JavaScript, served with the site's headers (scripts/bench/report.mjs).
+   * Lighthouse shows 100 from 0.995. This and the TBT budgets hold where the site's page does
+   * worse than the same page without JavaScript, served with the site's headers (report.mjs).
    */
   performance: 0.995,
   accessibility: 1,
