@@ -17,6 +17,7 @@ import { leads } from '@/server/features/contact/schema';
 import { openTestDatabase, type TestDatabase } from '@test/databases';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import { formBody, loadForm, type LoadedForm } from '@test/contact-form';
+import { until } from '@test/enquiry';
 import { backdateFormToken } from '@test/form-token';
 import { startProductionServer, type ProductionServer } from '@test/next-server';
 import { expectRefusalPage, Histogram } from '@test/refusal';
@@ -240,15 +241,6 @@ async function captureJsPost(url: string): Promise<CapturedPost> {
     };
   } finally {
     await page.close();
-  }
-}
-
-/** Waits until `check` holds (polling every 100 ms, at most `ms`). */
-async function until(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -175,9 +175,11 @@ describe.skipIf(postgres.skipReason)(
       expect(visit.withProof).toBe(false);
       expect(row).toMatchObject({ verdict: 'spam', spamReason: 'too-fast', email: visitor.email });
       expect(await database.db.select().from(jobs).where(eq(jobs.owner, row!.id))).toEqual([]);
-      const quarantined = logLines(server.output()).filter(
-        (line) => line.event === 'enquiry.quarantined',
-      );
+      // The log line can reach this process's pipe after the page does.
+      const logged = () =>
+        logLines(server.output()).filter((line) => line.event === 'enquiry.quarantined');
+      await until(async () => logged().length > 0, 10_000);
+      const quarantined = logged();
       expect(quarantined).toEqual([
         expect.objectContaining({ reason: 'too-fast', reference: visit.reference }),
       ]);
