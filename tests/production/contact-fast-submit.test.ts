@@ -8,7 +8,7 @@ import { leads } from '@/server/features/contact/schema';
 import { backends, openTestDatabase, type TestDatabase } from '@test/databases';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { LEADS_TO, until } from '@test/enquiry';
-import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
+import { loggedLines, startProductionServer, type ProductionServer } from '@test/next-server';
 
 /**
  * Fast submit: a visitor whose browser autofills the form and who presses Submit 1 s after the page
@@ -175,11 +175,7 @@ describe.skipIf(postgres.skipReason)(
       expect(visit.withProof).toBe(false);
       expect(row).toMatchObject({ verdict: 'spam', spamReason: 'too-fast', email: visitor.email });
       expect(await database.db.select().from(jobs).where(eq(jobs.owner, row!.id))).toEqual([]);
-      // The log line can reach this process's pipe after the page does.
-      const logged = () =>
-        logLines(server.output()).filter((line) => line.event === 'enquiry.quarantined');
-      await until(async () => logged().length > 0, 10_000);
-      const quarantined = logged();
+      const quarantined = await loggedLines(server, (line) => line.event === 'enquiry.quarantined');
       expect(quarantined).toEqual([
         expect.objectContaining({ reason: 'too-fast', reference: visit.reference }),
       ]);

@@ -4,8 +4,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest } from '@test/http';
 import { formBody, loadForm } from '@test/contact-form';
-import { until } from '@test/enquiry';
-import { logLines, startProductionServer, type ProductionServer } from '@test/next-server';
+import {
+  loggedLines,
+  logLines,
+  startProductionServer,
+  type ProductionServer,
+} from '@test/next-server';
 
 /**
  * What anyone can type into an address or post from another site, against `next start` of the
@@ -99,12 +103,8 @@ describe('what a visitor can type gets the page or a 4xx, never a 500', () => {
     expect(withHeader.status).toBe(403);
     expect(withoutHeader.status).toBe(403);
     expect(withHeader.text).toContain('This form was sent from another site');
-    // The server logs each refusal as it answers; the line can reach this process's pipe after
-    // the response does, so wait for both rather than read the output once.
-    const refusals = () =>
-      logLines(server.output()).filter(({ reason }) => reason === 'cross-site');
-    await until(async () => refusals().length >= 2, 10_000);
-    expect(refusals()).toHaveLength(2);
+    const refusals = await loggedLines(server, ({ reason }) => reason === 'cross-site', 2);
+    expect(refusals).toHaveLength(2);
     expect(errorLines()).toEqual([]);
   });
 

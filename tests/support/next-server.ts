@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '@test/smtp';
 import { TEST_SECRET } from '@test/form-token';
+import { until } from '@test/enquiry';
 
 /** Repository root (where `.next` and `node_modules` are). */
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -136,4 +137,23 @@ export function logLines(output: string): Array<Record<string, unknown>> {
       return [];
     }
   });
+}
+
+/**
+ * Waits until `server` has printed at least `count` pino lines that `match`, then returns every
+ * such line so far. The server logs as it answers, but a line can reach this process's pipe after
+ * the answer does: a test that asserts on the log waits for the line rather than reading the
+ * output once.
+ * @param timeoutMs how long to wait (default 10 s)
+ * @throws when fewer than `count` such lines came within `timeoutMs`
+ */
+export async function loggedLines(
+  server: Pick<ProductionServer, 'output'>,
+  match: (line: Record<string, unknown>) => boolean,
+  count = 1,
+  timeoutMs = 10_000,
+): Promise<Array<Record<string, unknown>>> {
+  const lines = () => logLines(server.output()).filter(match);
+  await until(async () => lines().length >= count, timeoutMs);
+  return lines();
 }
