@@ -18,8 +18,12 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/*.test.ts'],
     environment: 'node',
     setupFiles: ['./tests/support/setup.ts'],
-    // A throwaway certificate trusted by the test processes (NODE_EXTRA_CA_CERTS), for HTTPS servers.
-    globalSetup: ['./tests/support/tls-global-setup.ts'],
+    // A throwaway certificate trusted by the test processes (NODE_EXTRA_CA_CERTS), for HTTPS servers,
+    // and the migrated PGlite database each suite copies.
+    globalSetup: [
+      './tests/support/tls-global-setup.ts',
+      './tests/support/pglite-template-setup.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

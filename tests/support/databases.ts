@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { openDatabase, type Database } from '@/server/platform/db/client';
 
@@ -33,15 +35,21 @@ export function backendTitle(name: string, backend: Backend): string {
 export type TestDatabase = Database & { url?: string; dispose(): Promise<void> };
 
 /**
- * Opens a fresh, migrated database: PGlite in a temporary directory, or a new database created on
- * the `TEST_DATABASE_URL` server (dropped on dispose).
+ * Opens a fresh, migrated database: PGlite in a temporary directory (a copy of the run's migrated
+ * template, tests/support/pglite-template-setup.ts), or a new database created on the
+ * `TEST_DATABASE_URL` server (dropped on dispose).
+ * @throws when PGlite is asked for outside a Vitest run that made the template.
  */
 export async function openTestDatabase(
   kind: Backend['kind'],
   poolSize?: number,
 ): Promise<TestDatabase> {
   if (kind === 'pglite') {
+    const template = process.env.TEST_PGLITE_TEMPLATE;
+    if (!template) throw new Error('TEST_PGLITE_TEMPLATE is not set: run the tests through Vitest');
     const dataDir = await mkdtemp(path.join(tmpdir(), 'nirmaya-pglite-'));
+    // `cp` copies its 7,500 files in a fifth of the time `fs.cp` takes.
+    await promisify(execFile)('cp', ['-R', template, path.join(dataDir, 'pglite')]);
     const database = await openDatabase({ dataDir });
     await database.migrate();
     return {
