@@ -15,6 +15,8 @@ export default defineConfig({
     include: ['tests/production/**/*.test.ts'],
     environment: 'node',
     fileParallelism: false,
+    // The migrated PGlite database each seeded PGlite site copies (openTestDatabase).
+    globalSetup: ['./tests/support/pglite-template-setup.ts'],
     testTimeout: 180_000,
     hookTimeout: 180_000,
   },

@@ -1,8 +1,5 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { submitEnquiry } from '@/server/features/contact/submit';
-import { openDatabase, type Database } from '@/server/platform/db/client';
+import { embeddedDataDir } from '@/server/platform/db/client';
 import { openTestDatabase } from '@test/databases';
 import { deps, formData, request, TEST_SECRET, LEADS_TO } from '@test/enquiry';
 
@@ -21,10 +18,8 @@ export type SiteData = {
  * lock it), or a new database on TEST_DATABASE_URL.
  */
 export async function seedSiteData(kind: SiteData['kind'], pending: number): Promise<SiteData> {
-  const dataDir = kind === 'pglite' ? await mkdtemp(path.join(tmpdir(), 'nirmaya-site-')) : '';
-  const postgres = kind === 'postgres' ? await openTestDatabase('postgres') : undefined;
-  const database: Database = postgres ?? (await openDatabase({ dataDir }));
-  if (!postgres) await database.migrate();
+  const database = await openTestDatabase(kind);
+  const dataDir = embeddedDataDir(database.db);
   const submission = deps(database.db, { rateLimit: { max: 1_000, windowMs: 600_000 } });
   for (let i = 0; i < pending; i++) {
     await submitEnquiry(
@@ -33,15 +28,15 @@ export async function seedSiteData(kind: SiteData['kind'], pending: number): Pro
       submission,
     );
   }
-  if (!postgres) await database.close();
-  const where: Record<string, string> = postgres
-    ? { DATABASE_URL: postgres.url! }
-    : { DATA_DIR: dataDir, DATABASE_URL: '' };
+  if (dataDir) await database.close();
+  const where: Record<string, string> = dataDir
+    ? { DATA_DIR: dataDir, DATABASE_URL: '' }
+    : { DATABASE_URL: database.url! };
   return {
     kind,
     env: { ...where, FORM_SECRET: TEST_SECRET, LEADS_TO },
     dispose: async () => {
-      await postgres?.dispose();
+      if (!dataDir) await database.dispose();
     },
   };
 }
