@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
 // Tests against the production build (run after `next build`): real `next start` processes,
-// signals, databases and SMTP servers. One file at a time: each starts its own servers.
+// signals, databases and SMTP servers. Two files at a time: each starts its own servers on free
+// ports, with its own data folder and database, and spends most of its time waiting on slow relays,
+// leases and restarts, so a second file uses the idle core (the time limits in the tests allow it).
 export default defineConfig({
   resolve: {
     alias: {
@@ -14,7 +16,7 @@ export default defineConfig({
   test: {
     include: ['tests/production/**/*.test.ts'],
     environment: 'node',
-    fileParallelism: false,
+    maxWorkers: 2,
     // The migrated PGlite database each seeded PGlite site copies (openTestDatabase).
     globalSetup: ['./tests/support/pglite-template-setup.ts'],
     testTimeout: 180_000,
