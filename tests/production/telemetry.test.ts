@@ -23,6 +23,8 @@ describe('telemetry of npm start', () => {
     folders.push(home, dataDir);
     server = await startProductionServer({
       command: () => ({ file: 'npm', args: ['start'], cwd: repoRoot }),
+      // Stopped as a terminal stops it: the signal reaches npm, its shell and the server.
+      processGroup: true,
       env: {
         HOME: home,
         XDG_CONFIG_HOME: path.join(home, '.config'),

@@ -38,6 +38,12 @@ export type StartOptions = {
   timeoutMs?: number;
   /** Run as this user (needs root), e.g. so file permissions hold as they would in a container. */
   user?: { uid: number; gid: number };
+  /**
+   * Start the command as the leader of its own process group and signal the whole group on stop,
+   * as a terminal's Ctrl-C does: for a wrapper such as `npm start`, whose shell does not pass a
+   * signal on to the server it started.
+   */
+  processGroup?: boolean;
 };
 
 /**
@@ -66,8 +72,14 @@ export async function startProductionServer(options: StartOptions = {}): Promise
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.processGroup ?? false,
     ...options.user,
   });
+  /** Signals the server, or its whole process group (`processGroup`). */
+  const signalServer = (signal: NodeJS.Signals) => {
+    if (options.processGroup && child.pid) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  };
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -82,7 +94,7 @@ export async function startProductionServer(options: StartOptions = {}): Promise
     if (ended) throw new Error(`Server exited before it was ready:\n${output}`);
     if (((await probe(url + (options.readyPath ?? '/'))) ?? 500) < 500) break;
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      signalServer('SIGKILL');
       throw new Error(`Server not ready after ${options.timeoutMs ?? 90_000} ms:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -95,8 +107,8 @@ export async function startProductionServer(options: StartOptions = {}): Promise
     exited,
     async stop(signal = 'SIGTERM', graceMs = 35_000) {
       if (!ended) {
-        child.kill(signal);
-        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        signalServer(signal);
+        const timer = setTimeout(() => signalServer('SIGKILL'), graceMs);
         await exited;
         clearTimeout(timer);
       }
