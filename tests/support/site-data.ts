@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { submitEnquiry } from '@/server/features/contact/submit';
 import { embeddedDataDir } from '@/server/platform/db/client';
 import { openTestDatabase } from '@test/databases';
@@ -35,8 +36,7 @@ export async function seedSiteData(kind: SiteData['kind'], pending: number): Pro
   return {
     kind,
     env: { ...where, FORM_SECRET: TEST_SECRET, LEADS_TO },
-    dispose: async () => {
-      if (!dataDir) await database.dispose();
-    },
+    // PGlite's folder (closed above, so the site could open it) is removed; PostgreSQL's database dropped.
+    dispose: () => (dataDir ? rm(dataDir, { recursive: true, force: true }) : database.dispose()),
   };
 }
