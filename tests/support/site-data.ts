@@ -9,7 +9,7 @@ export type SiteData = {
   kind: 'pglite' | 'postgres';
   /** DATA_DIR or DATABASE_URL (and the form secret the seeded enquiries were signed with). */
   env: Record<string, string>;
-  /** Drops the PostgreSQL test database (a PGlite directory is left to the OS's temp cleanup). */
+  /** Drops the PostgreSQL test database, or removes the PGlite data folder (after the servers stop). */
   dispose(): Promise<void>;
 };
 
