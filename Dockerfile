@@ -46,7 +46,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # tini is PID 1: it forwards SIGTERM to node (graceful shutdown) and reaps zombies.
-# serve/start.mjs (scripts/serve/, copied by the build) runs Next.js's server.js inside the wrapper
-# `npm start` uses: brotli, and pages rendered per request load their scripts after `load`.
+# serve/start.mjs is the seam in front of Next.js (src/seam/server.ts, bundled by the build), the
+# entry `npm start` runs too: brotli, the page rewrite, direct routes, then Next.js's handler.
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "serve/start.mjs"]

@@ -5,7 +5,6 @@ import { closeDatabase, getDatabase, type Database } from '../platform/db';
 import { startDeliveryMonitor, type DeliveryMonitor } from './delivery-monitor';
 import { startFeedRefresher, stopFeedRefresher } from '../features/demos';
 import { getSiteEnv, type SiteEnv } from './env';
-import { installPeerAddressHeader } from '../platform/http/peer-address';
 import { errorFacts, log } from '../platform/log';
 import { purgeExpired } from './personal-data';
 import { forgetSentLinks, forgetSentReplies } from '../features/privacy';
@@ -36,7 +35,6 @@ const HOUR_MS = 3_600_000;
  */
 export async function startServer(): Promise<void> {
   const env = getSiteEnv();
-  installPeerAddressHeader();
   serveBeaconsBeforeNext(new Set(canonicalPaths));
   installFunnelCounting(env);
   const connecting = new AbortController();

@@ -2,7 +2,7 @@ import 'server-only';
 import { getRuntime } from '../../platform/runtime';
 import { siteOrigins } from '../../platform/http/form-post';
 import { readTextWithin } from '../../platform/http/read-body';
-import { serveBeforeNext } from '../../platform/http/direct-route';
+import { serveBeforeNext } from '@/seam/registry';
 import { errorFacts, log } from '../../platform/log';
 import { BEACON_MAX_BYTES, countBeacon, refusal, type BeaconVerdict } from './beacon';
 import { sourcesEnvSlice } from './env';
@@ -56,7 +56,7 @@ export async function beaconResponse(
 
 /**
  * Serves the beacon endpoint in this process's HTTP server before Next.js routes it
- * (serveBeforeNext): the same beaconResponse as the route handler, without the framework's
+ * (serveBeforeNext, src/seam/registry.ts): the same beaconResponse as the route handler, without the framework's
  * per-request cost (docs/performance.md, "The beacon endpoint"). Called once at start-up with the
  * site's pages, as the route passes them.
  */

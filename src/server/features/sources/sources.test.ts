@@ -2,7 +2,7 @@ import '@test/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { GET, HEAD, POST } from '@/app/api/v/route';
-import { PEER_ADDRESS_HEADER } from '../../platform/http/peer-address';
+import { PEER_ADDRESS_HEADER } from '@/lib/http/peer-address';
 import { recordFunnelEvent, setFunnelSink } from '../../platform/funnel';
 import { existingCollector } from './beacon';
 import { VisitCollector } from './collect';

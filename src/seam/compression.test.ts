@@ -6,8 +6,9 @@ import type { AddressInfo } from 'node:net';
 import compression from 'next/dist/compiled/compression';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { acceptsBrotli, withBrotli } from './brotli.mjs';
-import { createDeferredHtml } from './deferred-html.mjs';
+import { acceptsBrotli, withCompression } from './compression';
+import { createPageRewrite } from './page-rewrite';
+import { createStaticCache } from './static-cache';
 
 const html = `<!DOCTYPE html><html><body>${'<p>Nirmaya HIMS</p>'.repeat(400)}</body></html>`;
 const png = Buffer.alloc(80_000, 7);
@@ -79,11 +80,12 @@ beforeAll(async () => {
   const gzip = compression();
   const precompressed = new Map([[createHash('sha256').update(prebuilt).digest('hex'), marker]]);
   server = http.createServer(
-    withBrotli(
-      (req, res) => gzip(req, res, () => routes[req.url ?? '']?.(req, res)),
+    withCompression((req, res) => gzip(req, res, () => routes[req.url ?? '']?.(req, res)), {
       precompressed,
-      { deferHtml: true, atLoad: [beacon] },
-    ),
+      cache: createStaticCache(new Set()),
+      rewritePages: true,
+      atLoad: [beacon],
+    }),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -111,7 +113,7 @@ function get(path: string, acceptEncoding: string) {
   );
 }
 
-describe('withBrotli', () => {
+describe('withCompression', () => {
   it('compresses a whole HTML body with brotli, with its length and Vary', async () => {
     const response = await get('/whole', 'gzip, deflate, br');
     expect(response.headers['content-encoding']).toBe('br');
@@ -147,7 +149,7 @@ describe('withBrotli', () => {
   });
 
   it('rewrites a page rendered per request as it streams, whatever the encoding', async () => {
-    const deferred = createDeferredHtml({ nonce, atLoad: [beacon] });
+    const deferred = createPageRewrite({ nonce, atLoad: [beacon] });
     const expected = deferred.push(perRequest.toString()) + deferred.end();
     expect(expected).toContain(
       `<script data-a="${beacon}" data-l="/_next/static/chunks/m.js" nonce="${nonce}">`,

@@ -1,8 +1,9 @@
 // The loader that runs a page's scripts after `load` and the first paint, and on the first
 // interaction, and the tag parser that finds those scripts:
 // shared by the build step that rewrites prerendered pages (scripts/build/defer-scripts.ts) and the
-// server's streaming rewrite of pages rendered per request (./deferred-html.mjs), so both emit the
-// same loader and read the same markup the same way (docs/performance.md).
+// seam's rewrite of pages rendered per request (src/seam/page-rewrite.ts), so both emit the same
+// loader and read the same markup the same way (docs/performance.md). Its constants are read by
+// the client code that cooperates with it (src/lib/hydrate-at-load.ts, the contact form).
 
 /** URL folder of the files written for the loader (payloads, the visit beacon) under `/_next/static/`. */
 export const DEFERRED_FOLDER = 'deferred';
@@ -17,7 +18,7 @@ export const LOADER_MANIFEST_FILE = 'loader-manifest.json';
  * What starts the framework: the first press, touch, key or focus on the page (scrolling, wheel
  * and pointer moves are reading, and start nothing).
  */
-export const INTERACTIONS = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
+export const INTERACTIONS: readonly string[] = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
 
 /**
  * The global in which the loader keeps the target of the interaction that started the framework,
@@ -34,14 +35,17 @@ export const STARTED_BY = '__startedBy';
  */
 export const HYDRATE_AT_LOAD_ATTRIBUTE = 'data-hydrate-at-load';
 
+/** The loader manifest: URLs of the visit beacon and the page script. */
+export type LoaderManifest = { beacon?: string; page?: string };
+
 /**
  * The scripts the loader runs at once after `load`, in order, from the loader manifest: the visit
  * beacon (first, so that it sees every client-side navigation) and the page script.
- * @param {{ beacon?: string, page?: string }} manifest
- * @returns {string[]}
  */
-export function atLoadScripts(manifest) {
-  return [manifest.beacon, manifest.page].filter((url) => typeof url === 'string' && url !== '');
+export function atLoadScripts(manifest: LoaderManifest): string[] {
+  return [manifest.beacon, manifest.page].filter(
+    (url): url is string => typeof url === 'string' && url !== '',
+  );
 }
 
 /**
@@ -103,11 +107,8 @@ const EXECUTABLE_TYPE = /^(|module|(text|application)\/(x-)?(java|ecma)script)$/
 /**
  * The value of attribute `name` in a tag's attribute text, unescaped as written (`undefined` when
  * absent, `''` for a bare attribute).
- * @param {string} attributes
- * @param {string} name
- * @returns {string | undefined}
  */
-export function attribute(attributes, name) {
+export function attribute(attributes: string, name: string): string | undefined {
   const match = new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(
     attributes,
   );
@@ -115,28 +116,33 @@ export function attribute(attributes, name) {
   return new RegExp(`(^|\\s)${name}(?=\\s|/|$)`, 'i').test(attributes) ? '' : undefined;
 }
 
-/** @param {string} value */
-function unescapeAttribute(value) {
+function unescapeAttribute(value: string): string {
   return value
     .replace(/&amp;/g, '&')
     .replace(/&quot;/g, '"')
     .replace(/&#x27;|&#39;/g, "'");
 }
 
-/** @param {string} value */
-function escapeAttribute(value) {
+function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 }
+
+/** What a `<script>` is: see {@link scriptKind}. */
+export type ScriptKind =
+  | { kind: 'data' }
+  | { kind: 'inline' }
+  | { kind: 'loader' }
+  | { kind: 'module' }
+  | { kind: 'foreign'; url: string }
+  | { kind: 'file'; url: string; noModule: boolean };
 
 /**
  * What a `<script>` is, from its opening tag's attributes: a data block the browser never runs
  * (`data`, e.g. JSON-LD), an inline classic script (`inline`), the loader itself (`loader`), a
  * Next.js file under `/_next/static/` (`file`, with its URL and whether it is `nomodule`), or a
  * shape the loader does not know (`module`, or `foreign`: a source elsewhere).
- * @param {string} attributes
- * @returns {import('./loader.d.mts').ScriptKind}
  */
-export function scriptKind(attributes) {
+export function scriptKind(attributes: string): ScriptKind {
   const type = (attribute(attributes, 'type') ?? '').trim();
   if (!EXECUTABLE_TYPE.test(type)) return { kind: 'data' };
   if (type.toLowerCase() === 'module') return { kind: 'module' };
@@ -150,9 +156,8 @@ export function scriptKind(attributes) {
 
 /**
  * Whether a `<link>` tag is a script preload hint (`as="script"`).
- * @param {string} tag
  */
-export function isScriptPreload(tag) {
+export function isScriptPreload(tag: string): boolean {
   return /^<link\b(?=[^>]*\bas=["']?script\b)/i.test(tag);
 }
 
@@ -162,9 +167,20 @@ export function isScriptPreload(tag) {
  * them to load as `nomodule`, `nonce` the page's CSP nonce (pages rendered per request; a
  * prerendered page's policy names the loader's hash instead), `now` to run the framework's
  * scripts at `load` too (the console's pages, which are not made to work without JavaScript).
- * @param {{ scripts: readonly string[], noModule?: readonly string[], atLoad?: readonly string[], nonce?: string, now?: boolean }} options
  */
-export function loaderTag({ scripts, noModule = [], atLoad = [], nonce, now = false }) {
+export function loaderTag({
+  scripts,
+  noModule = [],
+  atLoad = [],
+  nonce,
+  now = false,
+}: {
+  scripts: readonly string[];
+  noModule?: readonly string[];
+  atLoad?: readonly string[];
+  nonce?: string;
+  now?: boolean;
+}): string {
   return (
     '<script' +
     (atLoad.length ? ` data-a="${escapeAttribute(atLoad.join(' '))}"` : '') +
@@ -176,6 +192,26 @@ export function loaderTag({ scripts, noModule = [], atLoad = [], nonce, now = fa
   );
 }
 
+/** What {@link createHtmlScanner} hands over. */
+export type ScanHandlers = {
+  /** A whole `<script>` element: its opening tag's attributes, its text, and all of it. */
+  script(attributes: string, body: string, whole: string): string;
+  /** A `<link>` tag, whole. */
+  link(tag: string): string;
+  /** Text to insert before a `</body>`. */
+  bodyEnd(): string;
+};
+
+/** A scanner fed in pieces. */
+export type HtmlScanner = {
+  /** Feeds the next piece; returns what can be sent now. */
+  push(text: string): string;
+  /** The end of the document: returns the rest. */
+  end(): string;
+  /** From now on, everything passes unchanged. */
+  stop(): void;
+};
+
 /** Elements whose content is text to the HTML parser: no tag inside them is looked at. */
 const RAW_TEXT = new Set(['script', 'style']);
 
@@ -185,15 +221,12 @@ const RAW_TEXT = new Set(['script', 'style']);
  * element whole (opening tag, text, closing tag), every `<link>` tag, and each `</body>`; what a
  * handler returns takes the element's place (for `bodyEnd`, is inserted before `</body>`).
  * Comments and `<style>` pass unexamined. After `stop()`, everything passes unchanged.
- * @param {import('./loader.d.mts').ScanHandlers} handlers
- * @returns {import('./loader.d.mts').HtmlScanner}
  */
-export function createHtmlScanner(handlers) {
+export function createHtmlScanner(handlers: ScanHandlers): HtmlScanner {
   let buffer = '';
   let stopped = false;
 
-  /** @param {boolean} final */
-  function scan(final) {
+  function scan(final: boolean): string {
     let out = '';
     while (buffer) {
       if (stopped) {

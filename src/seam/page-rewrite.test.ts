@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '@/lib/security/inline-scripts';
-import { createDeferredHtml, nonceOf } from './deferred-html.mjs';
-import { LOADER } from './loader.mjs';
+import { createPageRewrite, nonceOf } from './page-rewrite';
+import { LOADER } from '@/lib/page-loader';
 
 const nonce = 'bm9uY2Utb2YtdGhlLXBhZ2U=';
 const beacon = '/_next/static/deferred/beacon-abc.js';
@@ -36,7 +36,7 @@ const page = [
 /** Feeds `html` in the given pieces; returns the output and the reasons it gave up, if any. */
 function rewrite(pieces: string[]) {
   const reasons: string[] = [];
-  const deferred = createDeferredHtml({
+  const deferred = createPageRewrite({
     nonce,
     atLoad: [beacon, pageScript],
     warn: (reason) => reasons.push(reason),
@@ -102,7 +102,7 @@ describe('the rewrite of a page rendered per request', () => {
   });
 
   it('streams: what comes before a tag is given back at once, the head before the body arrives', () => {
-    const deferred = createDeferredHtml({ nonce, atLoad: [beacon], warn: () => {} });
+    const deferred = createPageRewrite({ nonce, atLoad: [beacon], warn: () => {} });
     const head = page.slice(0, page.indexOf('<body>'));
     const sent = deferred.push(head);
     expect(sent).toContain('<title>Contact Us | Nirmaya — ç</title>');

@@ -1,19 +1,23 @@
-// Brotli for `npm start` (Next.js's own compression is gzip only): wraps the server's request
-// handler. For a GET whose client accepts `br`, Next.js is asked for the uncompressed body and
+// Brotli for the seam (Next.js's own compression is gzip only), around Next.js's request handler.
+// For a GET whose client accepts `br`, Next.js is asked for the uncompressed body and
 // - a body sent whole (a prerendered page, a file under /_next/static/) is answered with its copy
 //   precompressed at build (scripts/build/precompress.ts, `<distDir>/precompressed/`) when there
-//   is one, else compressed here (quality 5; hashed static files are then kept in memory);
+//   is one, else compressed here (quality 5); a build file's compressed copy is kept in a bounded
+//   cache under its one canonical URL (./static-cache.ts);
 // - a streamed body (a page rendered per request) is compressed as it streams (quality 5),
 //   flushed after each chunk so that streaming still reaches the visitor chunk by chunk.
 // A page rendered per request (HTML under a CSP nonce; not the console) is also rewritten as it
-// streams so that its scripts wait for `load` (./deferred-html.mjs): for those requests (any method
+// streams so that its scripts wait for `load` (./page-rewrite.ts): for those requests (any method
 // but HEAD, any encoding) Next.js is asked for the uncompressed body, which is rewritten and then
 // compressed here with brotli or gzip, whichever the client accepts.
 // Everything else (other methods, clients without `br`) goes untouched to Next.js, which gzips.
 // Headers set by the site (CSP, caching, ETag) are kept; `Vary: Accept-Encoding` is added.
+// The response's `writeHead`/`write`/`end` are wrapped for this one response, as the
+// `compression` middleware does: a library could not do the rest (the precompressed copies are
+// found by the hash of the body Next.js sends, and the page rewrite runs before compression).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import path from 'node:path';
 import {
   brotliCompressSync,
@@ -21,9 +25,26 @@ import {
   createBrotliCompress,
   createGzip,
   gzipSync,
+  type BrotliCompress,
+  type Gzip,
 } from 'node:zlib';
-import { createDeferredHtml, loadLoaderManifest, nonceOf } from './deferred-html.mjs';
-import { atLoadScripts } from './loader.mjs';
+import { createPageRewrite, nonceOf, type PageRewrite } from './page-rewrite';
+import type { StaticCache } from './static-cache';
+
+/** A Node.js request listener (Next.js's handler, or the next layer of the seam). */
+export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/** What {@link withCompression} needs from the build. */
+export type CompressionOptions = {
+  /** SHA-256 (hex) of an uncompressed body -> its brotli copy made at build ({@link loadPrecompressed}). */
+  precompressed: ReadonlyMap<string, Buffer>;
+  /** Where compressed build files are kept. */
+  cache: StaticCache;
+  /** Whether pages rendered per request are rewritten (./page-rewrite.ts). */
+  rewritePages: boolean;
+  /** The scripts the loader of a rewritten page runs at once after `load`. */
+  atLoad: readonly string[];
+};
 
 /** Content types worth compressing. */
 const COMPRESSIBLE =
@@ -32,31 +53,19 @@ const COMPRESSIBLE =
 const MIN_BYTES = 1024;
 const FAST = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 
-/**
- * Whether an `Accept-Encoding` header accepts brotli (`br` listed without `q=0`).
- * @param {string | undefined} header
- */
-export function acceptsBrotli(header) {
-  if (!header) return false;
-  return header.split(',').some((part) => {
+/** Whether an `Accept-Encoding` header accepts `coding` (listed without `q=0`). */
+function accepts(header: string | undefined, coding: 'br' | 'gzip'): boolean {
+  return (header ?? '').split(',').some((part) => {
     const [name = '', ...params] = part.trim().split(';');
-    if (name.trim().toLowerCase() !== 'br') return false;
+    if (name.trim().toLowerCase() !== coding) return false;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return q === undefined || Number(q.slice(2)) > 0;
   });
 }
 
-/**
- * Whether an `Accept-Encoding` header accepts gzip (`gzip` listed without `q=0`).
- * @param {string | undefined} header
- */
-function acceptsGzip(header) {
-  return (header ?? '').split(',').some((part) => {
-    const [name = '', ...params] = part.trim().split(';');
-    if (name.trim().toLowerCase() !== 'gzip') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+/** Whether an `Accept-Encoding` header accepts brotli (`br` listed without `q=0`). */
+export function acceptsBrotli(header: string | undefined): boolean {
+  return accepts(header, 'br');
 }
 
 /** Paths whose pages are never rewritten: the console, the API, Next.js's own files. */
@@ -65,15 +74,14 @@ const NOT_REWRITTEN = /^\/(admin|api|_next)(\/|\?|$)/;
 /**
  * The bodies precompressed at build: SHA-256 (hex) of the uncompressed body -> brotli bytes.
  * Empty (with a warning) when the build has none.
- * @param {string} distDir the build folder the server runs
- * @returns {Map<string, Buffer>}
+ * @param distDir the build folder the server runs
  */
-export function loadPrecompressed(distDir) {
+export function loadPrecompressed(distDir: string): Map<string, Buffer> {
   const folder = path.join(distDir, 'precompressed');
-  const bodies = new Map();
-  let keys;
+  const bodies = new Map<string, Buffer>();
+  let keys: string[];
   try {
-    keys = JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8'));
+    keys = JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8')) as string[];
   } catch {
     console.warn(`No precompressed pages in ${folder}: brotli is computed per response.`);
     return bodies;
@@ -83,54 +91,52 @@ export function loadPrecompressed(distDir) {
 }
 
 /** Adds `Accept-Encoding` to the response's `Vary`. */
-function varyOnEncoding(res) {
+function varyOnEncoding(res: ServerResponse): void {
   const vary = String(res.getHeader('vary') ?? '');
   if (!/\baccept-encoding\b/i.test(vary))
     res.setHeader('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
 }
 
 /**
- * Wraps `handler` (a Node.js request listener) with brotli and the rewrite of pages rendered per
- * request, as described above.
- * @param {(req: http.IncomingMessage, res: http.ServerResponse) => unknown} handler
- * @param {Map<string, Buffer>} precompressed
- * @param {{ deferHtml?: boolean, atLoad?: readonly string[] }} [options] `deferHtml`: rewrite pages
- *   rendered per request; `atLoad`: the scripts their loader runs at once after `load`
+ * Wraps `handler` with brotli and the rewrite of pages rendered per request, as described above.
+ * @returns a request listener
  */
-export function withBrotli(handler, precompressed, options = {}) {
-  /** Compressed copies of hashed, immutable files under /_next/static/, by URL. */
-  const staticCache = new Map();
-  return function brotliHandler(req, res) {
+export function withCompression(handler: Listener, options: CompressionOptions): Listener {
+  const { precompressed, cache } = options;
+  return function compressionHandler(req, res) {
     const url = req.url ?? '';
     const accept = req.headers['accept-encoding'];
-    const rewritable =
-      Boolean(options.deferHtml) && req.method !== 'HEAD' && !NOT_REWRITTEN.test(url);
-    /** @type {'br' | 'gzip' | null} */
-    const encoding = acceptsBrotli(accept) ? 'br' : acceptsGzip(accept) ? 'gzip' : null;
+    const rewritable = options.rewritePages && req.method !== 'HEAD' && !NOT_REWRITTEN.test(url);
+    const encoding = accepts(accept, 'br') ? 'br' : accepts(accept, 'gzip') ? 'gzip' : null;
     if (!rewritable && (req.method !== 'GET' || encoding !== 'br')) return handler(req, res);
     req.headers['accept-encoding'] = 'identity';
     const immutable = url.startsWith('/_next/static/') && !url.includes('?');
-    const { writeHead, write, end, flushHeaders } = res;
-    /** @type {null | 'pass' | 'stream' | 'whole'} */
-    let mode = null;
-    let stream = null;
-    let headArgs = null;
+    // The response's own methods, called with loose arguments as Next.js calls them.
+    const writeHead = res.writeHead as (this: ServerResponse, status: number) => ServerResponse;
+    const write = res.write as (this: ServerResponse, ...args: unknown[]) => boolean;
+    const end = res.end as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
+    const flushHeaders = res.flushHeaders;
+    let mode: null | 'pass' | 'stream' | 'whole' = null;
+    let stream: BrotliCompress | Gzip | null = null;
+    let headArgs: [number] | null = null;
     /** The rewrite of a page rendered per request, with its decoder; null for anything else. */
-    let html = null;
+    let html: { page: PageRewrite; decoder: TextDecoder } | null = null;
 
     let sending = false;
-    res.writeHead = function (status, ...rest) {
+    res.writeHead = function (status: number, ...rest: unknown[]) {
       if (sending) return writeHead.call(res, status);
       // Applied to the response now, sent with the first body bytes (when the encoding is known).
       res.statusCode = status;
-      const headers = rest.find((arg) => typeof arg === 'object' && arg !== null);
+      const headers = rest.find((arg) => typeof arg === 'object' && arg !== null) as
+        OutgoingHttpHeaders | string[] | undefined;
       if (typeof rest[0] === 'string') res.statusMessage = rest[0];
       if (Array.isArray(headers))
-        for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
-      else if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+        for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+      else if (headers)
+        for (const [k, v] of Object.entries(headers)) if (v !== undefined) res.setHeader(k, v);
       headArgs = [status];
       return res;
-    };
+    } as ServerResponse['writeHead'];
     // Through `res.writeHead` as wrapped by then (Next.js's gzip middleware listens to it, and
     // waits for it before it passes on `drain` events), down to Node.js's own.
     const sendHead = () => {
@@ -150,7 +156,7 @@ export function withBrotli(handler, precompressed, options = {}) {
       res.statusCode !== 304 &&
       COMPRESSIBLE.test(String(res.getHeader('content-type') ?? ''));
     /** Decides, from the response's head, whether the body is rewritten and how it is sent. */
-    const decide = (streamed, headNow = false) => {
+    const decide = (streamed: boolean, headNow = false) => {
       const nonce = nonceOf(res.getHeader('content-security-policy'));
       if (
         rewritable &&
@@ -159,7 +165,7 @@ export function withBrotli(handler, precompressed, options = {}) {
         /^text\/html\b/i.test(String(res.getHeader('content-type') ?? ''))
       )
         html = {
-          page: createDeferredHtml({ nonce, atLoad: options.atLoad }),
+          page: createPageRewrite({ nonce, atLoad: options.atLoad }),
           decoder: new TextDecoder(),
         };
       if (!compressible()) mode = html && streamed ? 'stream' : 'pass';
@@ -167,7 +173,7 @@ export function withBrotli(handler, precompressed, options = {}) {
       if (mode === 'stream') startStream();
     };
     /** The rewritten bytes of a piece of the page (`null`: the end). */
-    const rewrite = (bytes) => {
+    const rewrite = (bytes: Buffer | null): Buffer => {
       if (!html) return bytes ?? Buffer.alloc(0);
       const text =
         bytes === null
@@ -179,44 +185,50 @@ export function withBrotli(handler, precompressed, options = {}) {
       res.removeHeader('content-length');
       if (!compressible()) return sendHead();
       varyOnEncoding(res);
-      res.setHeader('Content-Encoding', encoding);
+      res.setHeader('Content-Encoding', String(encoding));
       sendHead();
       stream = encoding === 'br' ? createBrotliCompress(FAST) : createGzip();
-      stream.on('data', (chunk) => write.call(res, chunk));
+      stream.on('data', (chunk: Buffer) => write.call(res, chunk));
       stream.on('end', () => end.call(res));
     };
     /** Sends rewritten bytes down the stream: compressed, or as they are. */
-    const send = (bytes) => {
+    const send = (bytes: Buffer) => {
       if (stream) {
         stream.write(bytes);
         stream.flush();
       } else if (bytes.length) write.call(res, bytes);
     };
     /** The whole body: its precompressed copy, or compressed now; null when not worth it. */
-    const compressWhole = (body) => {
+    const compressWhole = (body: Buffer): Buffer | null => {
       if (body.length < MIN_BYTES) return null;
       if (encoding === 'gzip') return gzipSync(body);
-      if (immutable && staticCache.has(url)) return staticCache.get(url);
+      const cached = immutable ? cache.get(url) : undefined;
+      if (cached) return cached;
       const compressed =
         precompressed.get(createHash('sha256').update(body).digest('hex')) ??
         brotliCompressSync(body, FAST);
-      if (immutable) staticCache.set(url, compressed);
+      // Kept only under a build file's canonical URL (./static-cache.ts), and only for a success.
+      if (immutable && res.statusCode === 200) cache.set(url, compressed);
       return compressed;
     };
-    const chunks = [];
+    const chunks: Buffer[] = [];
 
     res.flushHeaders = function () {
       if (mode === null) decide(true, true);
       sendHead();
       return flushHeaders.call(res);
     };
-    res.write = function (chunk, encodingName, callback) {
+    res.write = function (chunk: unknown, encodingName?: unknown, callback?: unknown) {
       if (mode === null) decide(true);
-      const cb = typeof encodingName === 'function' ? encodingName : callback;
+      const cb = (typeof encodingName === 'function' ? encodingName : callback) as
+        (() => void) | undefined;
       const bytes =
         typeof chunk === 'string'
-          ? Buffer.from(chunk, typeof encodingName === 'string' ? encodingName : 'utf8')
-          : chunk;
+          ? Buffer.from(
+              chunk,
+              typeof encodingName === 'string' ? (encodingName as BufferEncoding) : 'utf8',
+            )
+          : (chunk as Buffer);
       if (mode === 'pass') {
         sendHead();
         return write.call(res, chunk, encodingName, callback);
@@ -229,19 +241,19 @@ export function withBrotli(handler, precompressed, options = {}) {
       send(rewrite(bytes));
       if (cb) process.nextTick(cb);
       return true;
-    };
-    res.end = function (chunk, encodingName, callback) {
+    } as ServerResponse['write'];
+    res.end = function (chunk?: unknown, encodingName?: unknown, callback?: unknown) {
       if (typeof chunk === 'function') [chunk, callback] = [undefined, chunk];
       if (typeof encodingName === 'function') [encodingName, callback] = [undefined, encodingName];
       const bytes =
         chunk === undefined || chunk === null
           ? null
           : typeof chunk === 'string'
-            ? Buffer.from(chunk, encodingName ?? 'utf8')
-            : Buffer.from(chunk);
+            ? Buffer.from(chunk, (encodingName as BufferEncoding | undefined) ?? 'utf8')
+            : Buffer.from(chunk as Uint8Array);
       if (mode === null) decide(false);
       if (mode === 'stream') {
-        if (callback) res.once('finish', callback);
+        if (callback) res.once('finish', callback as () => void);
         if (bytes) send(rewrite(bytes));
         const tail = rewrite(null);
         if (stream) {
@@ -256,7 +268,7 @@ export function withBrotli(handler, precompressed, options = {}) {
         const compressed = compressible() ? compressWhole(body) : null;
         if (compressed) {
           varyOnEncoding(res);
-          res.setHeader('Content-Encoding', encoding);
+          res.setHeader('Content-Encoding', String(encoding));
           res.setHeader('Content-Length', compressed.length);
           sendHead();
           return end.call(res, compressed, callback);
@@ -274,25 +286,7 @@ export function withBrotli(handler, precompressed, options = {}) {
       }
       sendHead();
       return end.call(res, chunk, encodingName, callback);
-    };
+    } as ServerResponse['end'];
     return handler(req, res);
-  };
-}
-
-/**
- * Makes every server created from now on with `http.createServer` use {@link withBrotli} (with the
- * rewrite of pages rendered per request, and the build's visit beacon and page script): the
- * standalone server.js of `next build` creates its own server, with no hook to wrap its handler.
- * @param {string} distDir the build folder of the server about to start
- */
-export function installBrotli(distDir) {
-  const precompressed = loadPrecompressed(distDir);
-  const atLoad = atLoadScripts(loadLoaderManifest(distDir));
-  const createServer = http.createServer;
-  http.createServer = function (...args) {
-    const index = args.findIndex((arg) => typeof arg === 'function');
-    if (index >= 0)
-      args[index] = withBrotli(args[index], precompressed, { deferHtml: true, atLoad });
-    return createServer.apply(this, args);
   };
 }
