@@ -15,6 +15,7 @@
 // --no-observed (skip the runs with applied throttling),
 // --direct (Lighthouse over plain HTTP/1.1 to the instance, without the TLS edge),
 // --beacons (only the page-view beacon figures, PGlite and PostgreSQL: see scripts/bench/beacons.mjs).
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,8 +118,26 @@ async function measureEmptyPage() {
   }
 }
 
+/**
+ * Creates the site's PGlite database in the bench's DATA_DIR with the release step (`npm run
+ * db:migrate`, as compose's `migrate` job runs it before the instances), so that the instance
+ * opens an existing database as a running site does. Creating one (PostgreSQL's initdb, in
+ * WebAssembly) grows PGlite's memory by some 500 MB, which WebAssembly never gives back, so an
+ * instance that created its own would report that as its resident memory (docs/performance.md,
+ * "Memory"). Throws when the step fails.
+ */
+function createDatabase(env) {
+  const step = spawnSync(
+    path.join(repo, 'node_modules', '.bin', 'tsx'),
+    ['--conditions=react-server', path.join(repo, 'scripts', 'db-migrate.mts')],
+    { cwd: repo, env: { ...process.env, ...env, DATA_DIR: dataDir }, stdio: 'inherit' },
+  );
+  if (step.status !== 0) throw new Error(`npm run db:migrate failed (exit ${step.status})`);
+}
+
 /** Starts the site built in `distDir` (and its edge); `stop` stops both. */
 async function startSite(env) {
+  createDatabase({ ...env, LOG_LEVEL: 'warn' });
   // As `npm start` runs it: the standalone bundle, with brotli (scripts/start.mjs).
   const server = await startNext(
     repo,
