@@ -1,8 +1,8 @@
-/**
- * The seam's log lines, in the shape of the site's logger (pino's JSON on stdout, as
- * src/server/platform/log.ts writes them), so one alarm or search reads both. The seam runs outside
- * Next.js's bundle, before the site's logger is loaded. Facts only, never personal data.
- */
+// The seam's log lines, in the shape of the site's logger (pino's JSON on stdout, as
+// src/server/platform/log.ts writes them), so one alarm or search reads both. The seam runs outside
+// Next.js's bundle, before the site's logger is loaded. Facts only, never personal data.
+import { createThrottle } from '../lib/throttle';
+
 const LEVELS = { info: 30, warn: 40, error: 50 } as const;
 
 /** Writes one line at `level` with `fields` (an `event` name first) and a message. */
@@ -24,23 +24,17 @@ export function seamLog(
 
 /**
  * A logger of one event that writes at most one line per `intervalMs` (ms), with the number of
- * occurrences since the last line: a client who can cause the event at will cannot flood the log.
- * @param now the clock (ms), injected for tests
+ * occurrences since the last line (createThrottle).
  */
 export function throttledLog(
   level: keyof typeof LEVELS,
   event: string,
   msg: string,
   intervalMs = 60_000,
-  now: () => number = Date.now,
 ): () => void {
-  let last = -Infinity;
-  let count = 0;
+  const throttle = createThrottle(intervalMs);
   return () => {
-    count += 1;
-    if (now() - last < intervalMs) return;
-    last = now();
-    seamLog(level, { event, count }, msg);
-    count = 0;
+    const count = throttle();
+    if (count !== null) seamLog(level, { event, count }, msg);
   };
 }
