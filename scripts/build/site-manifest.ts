@@ -1,6 +1,6 @@
 // Build step (scripts/build/after-build.mts): the site's own manifest, the one file run time reads
 // from the build (src/seam/site-manifest.ts says what it holds and who reads it). Everything in it
-// is read here from Next.js's build output, whose layout is listed in tests/framework-contract.test.ts.
+// is read here from Next.js's build output, whose layout is listed in tests/production/framework-contract.test.ts.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inlineScriptHashes, withoutScripts } from '../../src/lib/security/inline-scripts';

@@ -6,7 +6,7 @@
 // startup registered (./registry.ts), compresses and rewrites pages, and calls the request handler
 // that Next.js creates with `getRequestHandlers` from `next/dist/server/lib/start-server`, the
 // function Next.js's own standalone `server.js` and its public custom-server API (`next()`) call
-// (listed in tests/framework-contract.test.ts). It keeps what that `server.js` does: PORT and
+// (listed in tests/production/framework-contract.test.ts). It keeps what that `server.js` does: PORT and
 // HOSTNAME, KEEP_ALIVE_TIMEOUT, upgrades, NEXT_DIST_DIR, and the graceful drain on SIGTERM/SIGINT.
 import { createRequire } from 'node:module';
 import http from 'node:http';

@@ -7,7 +7,7 @@ import path from 'node:path';
  * from (scripts/build/site-manifest.ts): the build id, prerendered pages and their `.meta`, a file
  * route, the 404 and refusal pages, the server-action and app-paths manifests and the resolved
  * config. Small enough to read in a test; the real layout is checked by
- * tests/framework-contract.test.ts.
+ * tests/production/framework-contract.test.ts.
  * @returns the folder (the caller removes it)
  */
 export function fakeBuild(): string {
