@@ -24,7 +24,9 @@ export const consoleText = {
     invalid: 'Enter an e-mail address such as name@hospital.example.',
     linkFailed: 'That sign-in link has expired or was already used. Ask for a new one below.',
     fresh:
-      'That needs a sign-in from the last 15 minutes. Ask for a new link: it brings you back to the page, with what you entered.',
+      'That needs a sign-in from the last 15 minutes. We have e-mailed you a new link: it brings you back to confirm what you asked, for you alone, within 25 minutes.',
+    freshLimited:
+      'That needs a sign-in from the last 15 minutes, and too many links were asked for. Wait 15 minutes, then try again.',
     confirmTitle: 'Sign in to the sales console',
     confirmIntro:
       'Press the button to sign in on this device. The link works once, within 10 minutes of being sent.',
@@ -49,8 +51,12 @@ export const consoleText = {
   },
   mail: {
     subject: 'Your sign-in link for the Nirmaya sales console',
-    text: (url: string) =>
-      `Open this link to sign in to the sales console:\n\n${url}\n\nIt works once, within 10 minutes. If you did not ask for it, ignore this e-mail.`,
+    /** `opens`: which page the link opens (opensHome or opensPending). */
+    text: (url: string, opens: string) =>
+      `Open this link to sign in to the sales console:\n\n${url}\n\n${opens}\n\nIt works once, within 10 minutes. If you did not ask for it, ignore this e-mail.`,
+    opensHome: (home: string) => `It opens the console's home page (${home}).`,
+    opensPending: (act: string) =>
+      `It opens a page where you confirm what you asked for on a sign-in older than 15 minutes: ${act}. Nothing is done until you press Confirm there.`,
   },
 } as const;
 
