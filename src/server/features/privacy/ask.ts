@@ -6,6 +6,7 @@ import {
   readPrivacyValues,
   type PrivacyFormState,
 } from '@/lib/privacy-request-schema';
+import { formTokenField } from '@/lib/contact-fields';
 import type { Db } from '../../platform/db';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { isSameSite, type OriginFacts } from '../../platform/http/same-site';
@@ -14,7 +15,7 @@ import { enqueue } from '../../delivery/queue/enqueue';
 import { addressHash } from '../../platform/people/address-hash';
 import { admitUnprovenMail, type MailBudgetLimits } from '../../platform/people/mail-budget';
 import { consumeRateLimit, type RateLimit } from '../../platform/rate-limit';
-import { isSuppressed } from '../../platform/people/suppression';
+import { claimResumeLink, isSuppressed } from '../../platform/people/suppression';
 import { botSignal, postedFormToken } from '../../platform/security/bot-signal';
 import { issueFormToken } from '../../platform/security/form-token';
 import { joinOpenGrievance } from './grievances';
@@ -54,7 +55,10 @@ const RATE_LIMIT_PREFIX = 'privacy:';
  * grievance (DPDP Act s.13: anyone may complain) or a `resume`, the link e-mail (`privacy.link`)
  * is queued if the address's mail budget admits it (admitUnprovenMail). Every valid request gets
  * the same answer, so the page never tells whether an address is known, suppressed, has an open
- * grievance or was mailed enough. Never throws but on database errors.
+ * grievance or was mailed enough. A suppressed address is sent at most one `resume` link a week
+ * (claimResumeLink). A post refused only as too fast (no proof of work, token under its minimum
+ * age) gets the form back as typed, asking to press send again. Never throws but on database
+ * errors.
  */
 export async function askForPrivacyLink(
   formData: FormData,
@@ -82,6 +86,17 @@ export async function askForPrivacyLink(
       ...(expired ? { token: issueFormToken(deps.secret, now.getTime()) } : {}),
     };
   const bot = await botSignal(formData, form, deps.secret);
+  // Sent faster than the form's minimum age without a proof of work (no JavaScript, autofill): a
+  // person may well have done it, so the form comes back as typed, with the same token (older by
+  // now), asking to press send again. Nothing was sent, and the answer never says it was.
+  if (bot === 'too-fast' && form.ok)
+    return {
+      status: 'invalid',
+      message: privacyRequestTexts.tooFast,
+      errors: {},
+      values,
+      token: String(formData.get(formTokenField)),
+    };
   if (bot) {
     log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: 'bot', reason: bot });
     return { status: 'sent', message: privacyRequestTexts.sent };
@@ -108,6 +123,9 @@ export async function askForPrivacyLink(
       const joined = await joinOpenGrievance(tx, { emailHash, text: details, by: 'form', now });
       if (joined) return 'joined' as const;
     }
+    // An erased address may be sent one "hear from us again" link a week, whoever asks.
+    if (kind === 'resume' && !(await claimResumeLink(tx, emailHash, now)))
+      return 'resume-weekly' as const;
     const budget = await admitUnprovenMail(
       tx,
       { emailHash, kind: privacyLinkJob.name, now },

@@ -11,6 +11,7 @@ import { jobs } from '../../delivery/queue/schema';
 import { auditLog } from '../../platform/audit/schema';
 import { unprovenMails } from '../../platform/people/schema';
 import { addressHash } from '../../platform/people/address-hash';
+import { suppress } from '../../platform/people/suppression';
 import { issueFormToken } from '../../platform/security/form-token';
 import { personalData } from '../../wiring/personal-data';
 import { askForPrivacyLink, type AskDeps } from './ask';
@@ -146,12 +147,27 @@ for (const backend of backends) {
         ).toHaveLength(4);
       });
 
-      it('a bot gets the same answer and the address nothing: honeypot, no token, too fast, forged', async () => {
+      it('a bot gets the same answer and the address nothing: honeypot, no token, forged; too fast gets the form again', async () => {
         const target = 'bot-target@hospital.example';
+        // Too fast (no proof of work, a token under 3 s old: no JavaScript, or autofill): maybe a
+        // person, so never a false "on its way": the form again as typed, with its own token.
+        const young = issueFormToken(TEST_SECRET);
+        expect(
+          await askForPrivacyLink(
+            grievance(target, 'Too fast.', { token: young }),
+            request('198.51.100.20'),
+            askDeps(),
+          ),
+        ).toEqual({
+          status: 'invalid',
+          message: expect.stringMatching(/^Please press send again/),
+          errors: {},
+          values: { email: target, kind: 'grievance', details: 'Too fast.' },
+          token: young,
+        });
         const posts = [
           grievance(target, 'Honeypot.', { honeypot: 'http://spam.example' }),
           grievance(target, 'No token.', { token: null }),
-          grievance(target, 'Too fast.', { token: issueFormToken(TEST_SECRET) }),
           grievance(target, 'Forged.', { token: `${freshToken()}x` }),
         ];
         for (const [i, post] of posts.entries())
@@ -187,6 +203,40 @@ for (const backend of backends) {
           values: { email: target, details: 'Left open all day.' },
           token: expect.stringMatching(/^v1\./),
         });
+      });
+
+      it('an erased address is sent at most one "hear from us again" link a week, whoever asks', async () => {
+        const erased = 'erased-owner@hospital.example';
+        const emailHash = addressHash(erased, TEST_SECRET);
+        const t0 = new Date();
+        await suppress(database.db, emailHash, 'erase', t0);
+        /** Asks to hear from us again for the erased address at `at`, from client `i`. */
+        const resume = (at: Date, i: number) => {
+          const data = grievance(erased, '', {
+            token: issueFormToken(TEST_SECRET, at.getTime() - 10_000),
+          });
+          data.set('kind', 'resume');
+          return askForPrivacyLink(data, request(`203.0.113.${i}`), askDeps(at));
+        };
+        const links = async () =>
+          (
+            await database.db
+              .select()
+              .from(unprovenMails)
+              .where(eq(unprovenMails.emailHash, emailHash))
+          ).length;
+        const day = 24 * 3_600_000;
+        for (const [i, at] of [0, 60_000, 120_000].entries())
+          expect(await resume(new Date(t0.getTime() + at), i + 1)).toEqual(sent);
+        expect(await links()).toBe(1);
+        // The next day (the daily budget would admit more) and on the sixth: still nothing.
+        expect(await resume(new Date(t0.getTime() + day + 60_000), 4)).toEqual(sent);
+        expect(await resume(new Date(t0.getTime() + 6 * day), 5)).toEqual(sent);
+        expect(await links()).toBe(1);
+        // A week after the first link, one more.
+        expect(await resume(new Date(t0.getTime() + 7 * day), 6)).toEqual(sent);
+        expect(await resume(new Date(t0.getTime() + 7 * day + 60_000), 7)).toEqual(sent);
+        expect(await links()).toBe(2);
       });
 
       it('one open grievance per address: later ones join it, with no new request and no new e-mail', async () => {
