@@ -138,6 +138,8 @@ export const consoleNotices: Record<string, string> = {
   refused: 'Only an admin may do that; nothing changed.',
   erased:
     'Erased: every enquiry and demo of that address is gone, receivers are told (lead.erased) and the address is suppressed.',
+  'erase-operator':
+    'Refused: this address belongs to an operator of the console, and erasing it would stop them signing in (anyone can type an operator’s address into a form). Nothing was erased. If the operator is leaving, remove them on the Operators page first.',
   'erase-waiting':
     'The live demo is cancelled, but its cancellations are still being sent; nothing is erased yet. Erase again in a minute.',
   assigned: 'Request assigned.',

@@ -191,12 +191,18 @@ export const removeOperatorAction = consoleAction(
     withNotice('/admin/operators', await removeOperator(db, operator, email)),
 );
 
+/** The notice of an erasure that erased nothing, by its outcome. */
+const eraseNotices = {
+  'not-found': 'not-found',
+  operator: 'erase-operator',
+  'cancellations-unsent': 'erase-waiting',
+} as const;
+
 /**
  * Erases everything held for the person of the form's enquiry (admins only, signed in within 15
  * minutes, after the page's confirmation step: the form must carry `confirm=erase`, else back
- * with `invalid`): the same
- * erasure as `leads erase` and a visitor's request. Waits up to 15 s for the cancellation of a
- * live demo to be sent.
+ * with `invalid`): the same erasure as `leads erase` and a visitor's request, refused for an
+ * operator's address. Waits up to 15 s for the cancellation of a live demo to be sent.
  */
 export const erasePersonAction = consoleAction(
   {
@@ -212,10 +218,7 @@ export const erasePersonAction = consoleAction(
     const result = await erasePersonOf(db, operator, reference, { waitMs: 15_000 });
     nudgeQueueWorker();
     if (result.outcome === 'erased') return withNotice('/admin', 'erased');
-    return withNotice(
-      enquiryPath(reference),
-      result.outcome === 'not-found' ? 'not-found' : 'erase-waiting',
-    );
+    return withNotice(enquiryPath(reference), eraseNotices[result.outcome]);
   },
 );
 
