@@ -146,7 +146,7 @@ export const consoleNotices: Record<string, string> = {
   replied: 'Reply queued for e-mail; the request is closed and its address and details erased.',
   'already-closed': 'That request is already closed; nothing changed.',
   'closed-abusive':
-    'The ticked requests are closed as abusive: their addresses and details are erased, one audit row each.',
+    'The ticked requests are closed as abusive: each requester is told by e-mail, their addresses and details are erased, one audit row each.',
   'nothing-closed': 'Nothing closed (none ticked, or already closed).',
   'reply-invalid':
     'Write a reply of at most 10,000 characters, without control characters; nothing was sent.',
@@ -166,7 +166,7 @@ export const privacyConsoleText = {
   closeAbusive: {
     label: (reference: string) => `Close ${reference} as abusive`,
     submit: 'Close the ticked requests as abusive',
-    hint: 'For requests judged abusive (a flood of grievances, say): each is closed without an answer, its address and details erased, and audited.',
+    hint: 'For requests judged abusive (a flood of grievances, say): each is closed without acting on it, its requester told so by e-mail (with how to have it dealt with after all), its address and details erased, and audited. Needs a sign-in from the last 15 minutes.',
   },
   closedHead: ['Reference', 'Kind', 'Verified', 'Due', 'Closed', 'Outcome', 'Handled by'],
   kinds: {
@@ -214,6 +214,9 @@ export const privacyConsoleText = {
     hint: 'Plain text, e-mailed from the site’s address with replies going to the grievance officer. Sending it closes the request and erases its address and details.',
     submit: 'Send the reply and close the request',
   },
+  /** The reply each requester gets when an admin closes their request as abusive. */
+  abusiveNotice:
+    'We have closed this request without acting on it: it came with many others in a short time, which we judged to be an abuse of our privacy form. If you made it yourself and meant it, reply to this e-mail and our Grievance Officer will deal with it.',
   mail: {
     subject: (reference: string) => `Your privacy request ${reference}`,
     text: (reference: string, reply: string) =>

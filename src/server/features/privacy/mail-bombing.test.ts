@@ -20,6 +20,7 @@ import { honourPrivacyRequest } from './honour';
 import { honourJob } from './honour-job';
 import { privacyLinkJob, sendPrivacyLink } from './link-job';
 import { closeAbusiveRequests } from './handling';
+import { privacyReplyJob, sendPrivacyReply } from './reply';
 import { privacyRequests } from './schema';
 
 /**
@@ -56,6 +57,14 @@ for (const backend of backends) {
           handle(
             privacyLinkJob,
             sendPrivacyLink(secret, send, new URL('http://localhost:3000/'), from),
+            fastRetry,
+          ),
+          handle(
+            privacyReplyJob,
+            sendPrivacyReply(send, {
+              ...from,
+              replyTo: { name: 'Grievance Officer', address: 'grievance@nirmaya.example' },
+            }),
             fastRetry,
           ),
           handle(
@@ -309,9 +318,9 @@ for (const backend of backends) {
         ).toEqual([]);
       });
 
-      it('an admin closes requests judged abusive in bulk, audited in the same transaction; sales may not', async () => {
+      it('an admin closes requests judged abusive in bulk, audited in the same transaction, each requester told; sales may not', async () => {
         const open = await database.db
-          .select({ reference: privacyRequests.reference })
+          .select({ reference: privacyRequests.reference, email: privacyRequests.email })
           .from(privacyRequests)
           .where(eq(privacyRequests.status, 'open'));
         expect(open.length).toBeGreaterThan(0);
@@ -346,6 +355,15 @@ for (const backend of backends) {
         expect(audit.map((row) => [row.actor, row.subject]).sort()).toEqual(
           references.map((reference) => [admin.email, reference]).sort(),
         );
+        // Each requester (who proved the address) is told, once, with how to have it dealt with.
+        smtp.received.length = 0;
+        await worker().drain();
+        const told = smtp.received.map((mail) => [mail.envelope.to[0], mail.parsed.subject]);
+        expect(told.sort()).toEqual(
+          open.map((row) => [row.email, `Your privacy request ${row.reference}`]).sort(),
+        );
+        for (const mail of smtp.received)
+          expect(mail.parsed.text).toMatch(/^We have closed this request without acting on it/);
       });
     },
   );
