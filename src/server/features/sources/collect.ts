@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db';
 import { errorFacts, log } from '../../platform/log';
 import { keyedHash } from '../../platform/security/keyed-hash';
 import { foldLongTail, knownValues, type SourceKey } from './fold';
+import { ClientValues } from './client-values';
 import { forgetPastDays, saltOfDay } from './salt';
 import { visitCounts, visitHashes } from './schema';
 
@@ -39,6 +40,7 @@ export class VisitCollector {
   private visitors = new Map<string, { day: string; key: string }>();
   private salts = new Map<string, Promise<string>>();
   private clients = new Map<string, number>();
+  private clientValues = new ClientValues();
   private minute = -1;
   private flushing: Promise<void> | null = null;
 
@@ -46,7 +48,8 @@ export class VisitCollector {
 
   /**
    * Counts `view` (in memory) unless its client address has sent VIEWS_PER_CLIENT_MINUTE views in
-   * the current minute of `now`. Needs the database only for the day's salt (once per day).
+   * the current minute of `now`, its source values past the client's own few of the day counted
+   * as `other` (ClientValues). Needs the database only for the day's salt (once per day).
    * @returns whether it was counted
    */
   async record(view: PageView, now: Date = new Date()): Promise<boolean> {
@@ -64,7 +67,7 @@ export class VisitCollector {
       day: view.day,
       path: view.path,
       device: view.device,
-      ...blankNulls(view.source),
+      ...this.clientValues.limit(view.day, client, blankNulls(view.source)),
     };
     const key = JSON.stringify(Object.values(row));
     const pending = this.rows.get(key);
