@@ -249,11 +249,10 @@ export type ManageView =
   | { kind: 'invalid' };
 
 /**
- * What a booking post did, for the booking page's notice: `email-cap` and `client-cap` when the
- * e-mail address or the client address already has its upcoming demos.
+ * What a booking post did, for the booking page's notice: `capped` when the e-mail address or the
+ * client address already has its upcoming demos (one answer for both: see bookOutcomeOf).
  */
-export type BookOutcome =
-  'booked' | 'held' | 'gone' | 'invalid' | 'limited' | 'email-cap' | 'client-cap';
+export type BookOutcome = 'booked' | 'held' | 'gone' | 'invalid' | 'limited' | 'capped';
 
 /** What a reschedule or cancel post did, for the manage page's notice. */
 export type ManageOutcome = 'rescheduled' | 'cancelled' | 'gone' | 'closed' | 'invalid' | 'limited';
