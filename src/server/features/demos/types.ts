@@ -209,7 +209,10 @@ export type InvitationFacts = {
   lead: Pick<
     typeof leads.$inferSelect,
     'reference' | 'firstName' | 'lastName' | 'email' | 'organization'
-  >;
+  > & {
+    /** Whether the enquiry's address was suppressed when it came (no Reply-To to it). */
+    suppressed?: boolean;
+  };
   host: Pick<DemoHost, 'name' | 'email' | 'meetingUrl'>;
   /** Domain of the site's sender address, e.g. `nirmaya.example`. */
   domain: string;
