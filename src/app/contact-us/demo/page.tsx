@@ -78,19 +78,6 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
             <p className="mt-1">
               If your address can receive our e-mails, we e-mail the invitation with the meeting
               link to it.
-              {step.demo.meetingUrl && (
-                <>
-                  {' '}
-                  You will join at{' '}
-                  <a
-                    href={step.demo.meetingUrl}
-                    className="font-semibold text-brand-800 underline underline-offset-2"
-                  >
-                    {step.demo.meetingUrl}
-                  </a>
-                  .
-                </>
-              )}
             </p>
             <p className="mt-1">
               To move or cancel the demo, open the link in that e-mail (no account needed), or write

@@ -220,13 +220,16 @@ export type InvitationFacts = {
   manageUrl?: string;
 };
 
-/** A booked demo as the pages show it: when (ISO and in the provider's zone) and with whom. */
+/**
+ * A booked demo as the pages show it: when (ISO and in the provider's zone) and with whom; the
+ * host's standing meeting link only on a page reached by a link e-mailed to the address (proved).
+ */
 export type BookedDemo = {
   start: string;
   day: string;
   time: string;
   hostName: string;
-  meetingUrl: string;
+  meetingUrl?: string;
 };
 
 /**
