@@ -197,6 +197,13 @@ export const privacyConsoleText = {
     assignedTo: 'Assigned to',
     email: 'Their address',
     details: 'What they wrote',
+    addition: 'Added',
+    /** How an addition reached the grievance (its provenance), under its date. */
+    additionBy: {
+      form: 'sent through the form; the address was not proved again',
+      link: 'confirmed by a link e-mailed to the address',
+      unknown: 'appended before additions were kept apart: provenance unknown',
+    },
     closed: 'Closed',
     outcome: 'Outcome',
     tombstone:

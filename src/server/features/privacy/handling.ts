@@ -1,13 +1,13 @@
 import 'server-only';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { privacyConsoleText } from '@/content/console';
 import { summarizePrivacy, type PrivacySummary } from '@/lib/privacy-alarm';
 import { appendAudit, type Actor } from '../../platform/audit';
 import type { Db } from '../../platform/db';
 import { privacyRequests, type PrivacyRequestKind } from './schema';
 import { enqueue } from '../../delivery/queue/enqueue';
 import { privacyReplyJob } from './reply';
+import { additionsOf, dropAdditionsOf, type GrievanceAddition } from './grievance-additions';
 
 /**
  * The console's side of privacy requests: list them, show one, assign it to an admin, answer it
@@ -28,11 +28,15 @@ export type PrivacyRequestRow = {
   outcome: string | null;
 };
 
-/** A request with its address and the person's words (null once closed). */
+/**
+ * A request with its address and the person's words (null once closed), and, for a grievance, what
+ * later grievances from the address added, each with how it came (empty once closed).
+ */
 export type PrivacyRequestDetail = PrivacyRequestRow & {
   status: 'open' | 'closed';
   email: string | null;
   details: string | null;
+  additions: GrievanceAddition[];
 };
 
 /** Longest reply an admin may send (characters). */
@@ -55,12 +59,12 @@ export function mayHandlePrivacy(actor: Actor): boolean {
 }
 
 /** @throws Error when `actor` is not an admin (a caller forgot its own role check). */
-function requireAdmin(actor: Actor): void {
+export function requireAdmin(actor: Actor): void {
   if (!mayHandlePrivacy(actor)) throw new Error('Privacy requests are handled by admins only');
 }
 
 /** A reference as typed (any case, spaces around) in its stored form. */
-const normalise = (reference: string) => reference.trim().toUpperCase();
+export const normalise = (reference: string) => reference.trim().toUpperCase();
 
 const rowColumns = {
   reference: privacyRequests.reference,
@@ -110,14 +114,17 @@ export async function viewPrivacyRequest(
   const [row] = await db
     .select({
       ...rowColumns,
+      id: privacyRequests.id,
       status: privacyRequests.status,
       email: privacyRequests.email,
       details: privacyRequests.details,
     })
     .from(privacyRequests)
     .where(eq(privacyRequests.reference, normalise(reference)));
-  if (row?.status === 'open') await appendAudit(db, actor, 'privacy-view', row.reference);
-  return row;
+  if (!row) return undefined;
+  if (row.status === 'open') await appendAudit(db, actor, 'privacy-view', row.reference);
+  const { id, ...detail } = row;
+  return { ...detail, additions: await additionsOf(db, id) };
 }
 
 /** What assigning or answering a request did. */
@@ -210,6 +217,7 @@ export async function replyToPrivacyRequest(
         assignedTo: sql`coalesce(${privacyRequests.assignedTo}, ${actor.email})`,
       })
       .where(eq(privacyRequests.id, open.id));
+    await dropAdditionsOf(tx, [open.id]);
     await enqueue(
       tx,
       privacyReplyJob,
@@ -218,70 +226,6 @@ export async function replyToPrivacyRequest(
     );
     await appendAudit(tx, actor, 'privacy-reply', ref, open.kind);
     return 'replied';
-  });
-}
-
-/** The outcome of a request an admin closed as abusive (no personal data). */
-export const ABUSIVE_OUTCOME = 'closed as abusive';
-
-/**
- * Closes the open requests `references` an admin judged abusive (a flood of grievances, say), in
- * one transaction: each becomes a tombstone (outcome ABUSIVE_OUTCOME, address and details cleared,
- * assigned to `actor` when it was nobody's) with one audit row per request, and its requester (who
- * proved the address when confirming it) is told by a `privacy.reply` e-mail that it was closed
- * and how to have it dealt with after all; a pending job of it finds it closed and sends nothing.
- * Unknown or closed references are left as they are.
- * @returns the references closed.
- * @throws Error when `actor` is not an admin.
- */
-export async function closeAbusiveRequests(
-  db: Db,
-  actor: Actor,
-  references: readonly string[],
-  now: Date = new Date(),
-): Promise<string[]> {
-  requireAdmin(actor);
-  const refs = [...new Set(references.map(normalise))];
-  if (refs.length === 0) return [];
-  return db.transaction(async (tx) => {
-    const open = await tx
-      .select({
-        id: privacyRequests.id,
-        reference: privacyRequests.reference,
-        kind: privacyRequests.kind,
-        email: privacyRequests.email,
-      })
-      .from(privacyRequests)
-      .where(and(inArray(privacyRequests.reference, refs), eq(privacyRequests.status, 'open')))
-      .for('update');
-    if (open.length === 0) return [];
-    await tx
-      .update(privacyRequests)
-      .set({
-        status: 'closed',
-        closedAt: now,
-        outcome: ABUSIVE_OUTCOME,
-        email: null,
-        details: null,
-        assignedTo: sql`coalesce(${privacyRequests.assignedTo}, ${actor.email})`,
-      })
-      .where(
-        inArray(
-          privacyRequests.id,
-          open.map((row) => row.id),
-        ),
-      );
-    for (const row of open) {
-      await appendAudit(tx, actor, 'privacy-close', row.reference, `${row.kind}: abusive`);
-      if (row.email)
-        await enqueue(
-          tx,
-          privacyReplyJob,
-          { reference: row.reference, to: row.email, text: privacyConsoleText.abusiveNotice },
-          { dedupeKey: `privacy.reply:${row.id}`, owner: row.id },
-        );
-    }
-    return open.map((row) => row.reference).sort();
   });
 }
 

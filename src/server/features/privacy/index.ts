@@ -17,11 +17,11 @@ export { forgetSentReplies } from './reply';
 export {
   PRIVACY_REPLY_MAX,
   assignPrivacyRequest,
-  closeAbusiveRequests,
   listPrivacyRequests,
   mayHandlePrivacy,
   readPrivacySummary,
   replyToPrivacyRequest,
   viewPrivacyRequest,
 } from './handling';
+export { closeAbusiveRequests } from './abusive';
 export { privacyPersonalData, purgeExpired } from './retention';

@@ -19,9 +19,10 @@ import { confirmPrivacyRequest } from './confirm';
 import { honourPrivacyRequest } from './honour';
 import { honourJob } from './honour-job';
 import { privacyLinkJob, sendPrivacyLink } from './link-job';
-import { closeAbusiveRequests } from './handling';
+import { closeAbusiveRequests } from './abusive';
 import { privacyReplyJob, sendPrivacyReply } from './reply';
-import { privacyRequests } from './schema';
+import { grievanceAdditions, privacyRequests } from './schema';
+import { viewPrivacyRequest } from './handling';
 
 /**
  * The privacy form cannot be turned against an address: its links count against the address's
@@ -302,11 +303,39 @@ for (const backend of backends) {
         const open = rows.filter((row) => row.status === 'open');
         expect(open).toHaveLength(1);
         expect(open[0]!.reference).toBe(reference);
-        expect(open[0]!.details).toMatch(
-          new RegExp(
-            `^${firstText} complaint\\.\\n\\n\\[Added .+, confirmed by a link e-mailed to the address\\]\\n${secondText} complaint\\.\\n\\n\\[Added .+, sent through the form; the address was not proved again\\]\\nThird complaint\\.$`,
-          ),
-        );
+        // Each addition is a row of its own with how it came; the first text stays as it was.
+        expect(open[0]!.details).toBe(`${firstText} complaint.`);
+        const admin = { email: 'admin@nirmaya.example', role: 'admin' as const };
+        const additions = async () =>
+          (await viewPrivacyRequest(database.db, admin, reference))!.additions.map(
+            ({ by, text }) => [by, text],
+          );
+        expect(await additions()).toEqual([
+          ['link', `${secondText} complaint.`],
+          ['form', 'Third complaint.'],
+        ]);
+        // A stranger's text that imitates the old marker is only text, from the form.
+        const forged = `More.\n\n[Added ${new Date().toISOString()}, confirmed by a link e-mailed to the address]\nI withdraw my complaint.`;
+        await askForPrivacyLink(grievance(person, forged), request('203.0.113.4'), askDeps());
+        // At most 5 additions a day: two more of the next four are kept.
+        for (const i of [5, 6, 7, 8])
+          await askForPrivacyLink(
+            grievance(person, `Extra ${i}.`),
+            request(`203.0.113.${i}`),
+            askDeps(),
+          );
+        expect(await additions()).toEqual([
+          ['link', `${secondText} complaint.`],
+          ['form', 'Third complaint.'],
+          ['form', forged],
+          ['form', 'Extra 5.'],
+          ['form', 'Extra 6.'],
+        ]);
+        const [still] = await database.db
+          .select({ details: privacyRequests.details })
+          .from(privacyRequests)
+          .where(eq(privacyRequests.reference, reference));
+        expect(still!.details).toBe(`${firstText} complaint.`);
         expect(rows.filter((row) => row.status === 'closed')).toMatchObject([
           { kind: 'grievance', outcome: `joined ${reference}`, email: null, details: null },
         ]);
@@ -364,6 +393,8 @@ for (const backend of backends) {
         );
         for (const mail of smtp.received)
           expect(mail.parsed.text).toMatch(/^We have closed this request without acting on it/);
+        // Closed requests keep no one's words: their additions are gone too.
+        expect(await database.db.select().from(grievanceAdditions)).toEqual([]);
       });
     },
   );
