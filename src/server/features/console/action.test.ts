@@ -19,6 +19,13 @@ const operator = {
 vi.mock('next/headers', () => ({
   headers: async () => new Headers({ 'x-forwarded-for': '192.0.2.1' }),
 }));
+const dropped: unknown[][] = [];
+vi.mock('./pending-act', () => ({
+  PENDING_FIELD: 'pending',
+  dropPendingAct: async (...args: unknown[]) => {
+    dropped.push(args);
+  },
+}));
 const freshRequests: unknown[][] = [];
 vi.mock('./sign-in', () => ({
   requestFreshSignIn: async (...args: unknown[]) => {
@@ -132,10 +139,17 @@ describe('consoleAction', () => {
     expect(asker).toBe(operator);
     expect(act).toBe('privacy-close-abusive');
     expect(fields).toEqual({ reference: ['PR-ONE', 'PR-TWO'] });
-    // Signed in within 15 minutes: the act runs.
+    // Signed in within 15 minutes: the act runs, and the pending act it was confirmed from goes.
     operator.signedInAt = new Date(Date.now() - 14 * 60_000);
-    expect(await post(action, [['reference', 'PR-ONE']])).toBe('/admin/privacy');
+    dropped.length = 0;
+    expect(
+      await post(action, [
+        ['reference', 'PR-ONE'],
+        ['pending', 'pending-id'],
+      ]),
+    ).toBe('/admin/privacy');
     expect(run).toHaveBeenCalledTimes(1);
     expect(freshRequests).toHaveLength(1);
+    expect(dropped).toEqual([['db', 'pending-id', operator.id]]);
   });
 });

@@ -10,6 +10,7 @@ import type { OperatorRole } from './schema';
 import { consoleAuth, requireActionOperator, type SignedIn } from './session';
 import { clientAddress } from '../../platform/http/client-address';
 import { requestFreshSignIn } from './sign-in';
+import { dropPendingAct, PENDING_FIELD } from './pending-act';
 
 /**
  * The one wrapper of the console's server actions, as saas-starter's `validatedActionWithUser`:
@@ -92,7 +93,10 @@ export function consoleAction<S extends z.ZodType<unknown, FormFields>>(
       redirect(`${SIGN_IN_PATH}?fresh=${answer === 'sent' ? 'sent' : 'limited'}`);
     }
     if (spec.audit) await appendAudit(db, operator, spec.audit);
-    redirect(await run(parsed.data, { operator, db, env, auth }));
+    const next = await run(parsed.data, { operator, db, env, auth });
+    // Confirmed from its pending act's page: that act is done, and its page shows it no more.
+    if (spec.fresh) await dropPendingAct(db, fields[PENDING_FIELD]?.[0], operator.id);
+    redirect(next);
   };
 }
 

@@ -21,7 +21,7 @@ export {
 export { operatorAccounts, operatorSessions, operators, pendingActs, signInTokens } from './schema';
 export type { OperatorRole } from './schema';
 export { confirmSignIn, requestSignIn } from './sign-in';
-export { describePendingAct, findPendingAct, isPendingActId } from './pending-act';
+export { describePendingAct, findPendingAct, isPendingActId, PENDING_FIELD } from './pending-act';
 export type { PendingAct } from './pending-act';
 export { scheduleSpamDigest } from './spam-digest';
 export { listDemos, unreviewedSpamCount, viewEnquiry } from './views';

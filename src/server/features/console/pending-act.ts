@@ -30,10 +30,13 @@ export function isPendingActId(value: unknown): value is string {
   return typeof value === 'string' && /^[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}$/.test(value);
 }
 
+/** The field the pending act's page posts its id in (dropPendingAct), never kept in an act. */
+export const PENDING_FIELD = 'pending';
+
 /**
  * Keeps the act `act` the operator `operatorId` asked for with `fields` (Next.js's own `$ACTION`
- * fields dropped; refused with an error past MAX_FIELDS_CHARS), replacing their earlier one and
- * removing every expired one; returns its id. Valid PENDING_ACT_SECONDS from `now`.
+ * fields and PENDING_FIELD dropped; refused with an error past MAX_FIELDS_CHARS), replacing their
+ * earlier one and removing every expired one; returns its id. Valid PENDING_ACT_SECONDS from `now`.
  */
 export async function savePendingAct(
   db: Db,
@@ -44,7 +47,7 @@ export async function savePendingAct(
 ): Promise<string> {
   const kept: Record<string, string[]> = {};
   for (const [name, values] of Object.entries(fields))
-    if (!name.startsWith('$ACTION') && values) kept[name] = values;
+    if (!name.startsWith('$ACTION') && name !== PENDING_FIELD && values) kept[name] = values;
   if (JSON.stringify(kept).length > MAX_FIELDS_CHARS) throw new Error('pending act too large');
   const id = randomUUID();
   await db.transaction(async (tx) => {
@@ -84,6 +87,17 @@ export async function findPendingAct(
       ),
     );
   return row ?? null;
+}
+
+/**
+ * Deletes the pending act `id` of the operator `operatorId` (it was confirmed and done), so its
+ * page shows it no more; another operator's act, or an unknown id, is left alone.
+ */
+export async function dropPendingAct(db: Db, id: unknown, operatorId: string): Promise<void> {
+  if (!isPendingActId(id)) return;
+  await db
+    .delete(pendingActs)
+    .where(and(eq(pendingActs.id, id), eq(pendingActs.operatorId, operatorId)));
 }
 
 /** The first value of a pending act's field `name`, or empty. */

@@ -29,7 +29,7 @@ import {
   sendSignInLink,
   signInJob,
 } from './sign-in';
-import { findPendingAct, PENDING_ACT_SECONDS, savePendingAct } from './pending-act';
+import { dropPendingAct, findPendingAct, PENDING_ACT_SECONDS, savePendingAct } from './pending-act';
 import { addressHash } from '../../platform/people/address-hash';
 import { suppress } from '../../platform/people/suppression';
 import { suppressions } from '../../platform/people/schema';
@@ -256,6 +256,7 @@ for (const backend of backends) {
           email: ['new@nirmaya.example'],
           role: ['admin'],
           $ACTION_ID_0123: [''],
+          pending: ['an-earlier-act'],
         };
         expect(
           await requestFreshSignIn({ db, env }, admin, 'operator-add', fields, '192.0.2.70', t0),
@@ -276,7 +277,7 @@ for (const backend of backends) {
           link.searchParams.get('pending')!,
         );
         expect(response.headers.get('location')).toBe(`${ORIGIN}/admin/pending/${pending}`);
-        // The act as posted, Next.js's own fields dropped; for the admin, and no one else.
+        // The act as posted, Next.js's fields and a pending id dropped; for the admin alone.
         expect(await findPendingAct(db, pending, admin.id, t0)).toEqual({
           id: pending,
           act: 'operator-add',
@@ -285,6 +286,11 @@ for (const backend of backends) {
         expect(await findPendingAct(db, pending, ids['sam@nirmaya.example']!, t0)).toBeNull();
         const lapsed = new Date(t0.getTime() + PENDING_ACT_SECONDS * 1000);
         expect(await findPendingAct(db, pending, admin.id, lapsed)).toBeNull();
+        // Once done, it is dropped for the admin; another operator cannot drop it.
+        await dropPendingAct(db, pending, ids['sam@nirmaya.example']!);
+        expect(await findPendingAct(db, pending, admin.id, t0)).not.toBeNull();
+        await dropPendingAct(db, pending, admin.id);
+        expect(await findPendingAct(db, pending, admin.id, t0)).toBeNull();
 
         // A job naming another operator's pending act mails a link to the home page.
         const samPending = await savePendingAct(db, ids['sam@nirmaya.example']!, 'erase', {

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { consoleAuth, requirePageOperator } from '@/server/features/console/routes';
-import { describePendingAct, findPendingAct } from '@/server/features/console';
+import { describePendingAct, findPendingAct, PENDING_FIELD } from '@/server/features/console';
 import {
   addOperatorAction,
   changeRoleAction,
@@ -43,6 +43,7 @@ export default async function PendingActPage({ params }: { params: Promise<{ id:
         intro="You asked for this on a sign-in older than 15 minutes. Nothing has been done yet."
       />
       <form action={confirm} className="grid justify-items-start gap-2">
+        <input type="hidden" name={PENDING_FIELD} value={pending.id} />
         {Object.entries(pending.fields).flatMap(([name, values]) =>
           values.map((value, index) => (
             <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
