@@ -5,9 +5,9 @@ import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { openSecondHandle } from '@test/databases';
+import { difference, rowCounts } from '@test/row-counts';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { deps, formData, request, TEST_SECRET } from '@test/enquiry';
-import type { Db } from '../../platform/db';
 import { auditLog } from '../../platform/audit/schema';
 import { listAudit, type Actor } from '../../platform/audit';
 import { rateLimits } from '../../platform/rate-limit/schema';
@@ -47,34 +47,6 @@ const env = getConsoleEnv({
 const ORIGIN = 'https://console.nirmaya.example';
 const boss: Actor = { email: 'boss@nirmaya.example', role: 'admin' };
 const sam: Actor = { email: 'sam@nirmaya.example', role: 'sales' };
-
-/** Row counts of every table of the public schema. */
-async function rowCounts(db: Db): Promise<Record<string, number>> {
-  const rows = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
-  const tables = rows(
-    await db.execute(
-      sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
-    ),
-  );
-  const counts: Record<string, number> = {};
-  for (const { table_name } of tables) {
-    const name = String(table_name);
-    const [row] = rows(
-      await db.execute(sql`select count(*)::int as n from ${sql.identifier(name)}`),
-    );
-    counts[name] = Number(row?.n ?? 0);
-  }
-  return counts;
-}
-
-/** What changed between two row counts (table: difference). */
-function difference(before: Record<string, number>, after: Record<string, number>) {
-  return Object.fromEntries(
-    Object.keys(after)
-      .filter((table) => after[table] !== before[table])
-      .map((table) => [table, after[table]! - (before[table] ?? 0)]),
-  );
-}
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(

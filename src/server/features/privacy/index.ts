@@ -10,7 +10,7 @@ export { eraseAddress } from './erase';
 export type { ErasureDeps, ErasureResult } from './erase';
 export { rightsFooter } from './footer';
 export { privacyJobs } from './jobs';
-export { forgetSentLinks } from './link-job';
+export { forgetSentLinks } from './ask-job';
 export type { FreeTable, PersonalDataHolder, Retention } from './personal-data';
 export { requestIdOf } from './records';
 export { forgetSentReplies } from './reply';

@@ -12,6 +12,7 @@ import { auditLog } from '../../platform/audit/schema';
 import { unprovenMails } from '../../platform/people/schema';
 import { addressHash } from '../../platform/people/address-hash';
 import { suppress } from '../../platform/people/suppression';
+import { difference, rowCounts } from '@test/row-counts';
 import { issueFormToken } from '../../platform/security/form-token';
 import { personalData } from '../../wiring/personal-data';
 import { askForPrivacyLink, type AskDeps } from './ask';
@@ -19,6 +20,7 @@ import { confirmPrivacyRequest } from './confirm';
 import { honourPrivacyRequest } from './honour';
 import { honourJob } from './honour-job';
 import { privacyLinkJob, sendPrivacyLink } from './link-job';
+import { decidePrivacyAsk, privacyAskJob } from './ask-job';
 import { closeAbusiveRequests } from './abusive';
 import { privacyReplyJob, sendPrivacyReply } from './reply';
 import { grievanceAdditions, privacyRequests } from './schema';
@@ -54,7 +56,18 @@ for (const backend of backends) {
         const send = createSmtpSender(smtp.url);
         const secret = async () => TEST_SECRET;
         const from = { from: LEADS_FROM };
-        return testWorker(database.db, undefined, undefined, [
+        const running = testWorker(database.db, undefined, undefined, [
+          handle(
+            privacyAskJob,
+            decidePrivacyAsk({
+              db: database.db,
+              secret,
+              mailBudget: { perAddressPerDay: 3, sitePerHour: 200 },
+              holders: holders(),
+              onQueued: () => running.nudge(),
+            }),
+            fastRetry,
+          ),
           handle(
             privacyLinkJob,
             sendPrivacyLink(secret, send, new URL('http://localhost:3000/'), from),
@@ -81,15 +94,14 @@ for (const backend of backends) {
             fastRetry,
           ),
         ]);
+        return running;
       };
 
       const askDeps = (now?: Date): AskDeps => ({
         db: database.db,
         secret: TEST_SECRET,
         rateLimit: { max: 5, windowMs: 600_000 },
-        mailBudget: { perAddressPerDay: 3, sitePerHour: 200 },
         allowedOrigins: [],
-        holders: holders(),
         ...(now ? { now: () => now } : {}),
       });
 
@@ -149,6 +161,7 @@ for (const backend of backends) {
           request('192.0.2.50'),
           askDeps(tomorrow),
         );
+        await worker().drain();
         expect(
           await database.db
             .select()
@@ -215,18 +228,46 @@ for (const backend of backends) {
         });
       });
 
+      it('does the same work and writes for an address that gets a link, an unknown one and a suppressed one', async () => {
+        const erased = 'same-work-erased@hospital.example';
+        await suppress(database.db, addressHash(erased, TEST_SECRET), 'erase', new Date());
+        /** A post of `kind` for `address` from client `i`: its answer and the rows it wrote. */
+        const post = async (address: string, kind: string, i: number) => {
+          const data = grievance(address, 'Please tell me.');
+          data.set('kind', kind);
+          const before = await rowCounts(database.db);
+          const answer = await askForPrivacyLink(data, request(`192.0.2.${200 + i}`), askDeps());
+          return { answer, writes: difference(before, await rowCounts(database.db)) };
+        };
+        const linked = await post('same-work-new@hospital.example', 'grievance', 1);
+        const unknown = await post('same-work-unknown@hospital.example', 'copy', 2);
+        const suppressed = await post(erased, 'copy', 3);
+        for (const each of [linked, unknown, suppressed]) {
+          expect(each.answer).toEqual(sent);
+          // Two rate-limit counts (the client's, the form's) and one job, whoever's the address.
+          expect(each.writes).toEqual({ rate_limits: 2, jobs: 1 });
+        }
+        // What each leads to is decided on the worker: only the grievance's address gets a link.
+        await worker().drain();
+        expect(mailsTo('same-work-new@hospital.example')).toHaveLength(1);
+        expect(mailsTo('same-work-unknown@hospital.example')).toEqual([]);
+        expect(mailsTo(erased)).toEqual([]);
+      });
+
       it('an erased address is sent at most one "hear from us again" link a week, whoever asks', async () => {
         const erased = 'erased-owner@hospital.example';
         const emailHash = addressHash(erased, TEST_SECRET);
         const t0 = new Date();
         await suppress(database.db, emailHash, 'erase', t0);
         /** Asks to hear from us again for the erased address at `at`, from client `i`. */
-        const resume = (at: Date, i: number) => {
+        const resume = async (at: Date, i: number) => {
           const data = grievance(erased, '', {
             token: issueFormToken(TEST_SECRET, at.getTime() - 10_000),
           });
           data.set('kind', 'resume');
-          return askForPrivacyLink(data, request(`203.0.113.${i}`), askDeps(at));
+          const answer = await askForPrivacyLink(data, request(`203.0.113.${i}`), askDeps(at));
+          await worker().drain();
+          return answer;
         };
         const links = async () =>
           (
@@ -317,13 +358,16 @@ for (const backend of backends) {
         // A stranger's text that imitates the old marker is only text, from the form.
         const forged = `More.\n\n[Added ${new Date().toISOString()}, confirmed by a link e-mailed to the address]\nI withdraw my complaint.`;
         await askForPrivacyLink(grievance(person, forged), request('203.0.113.4'), askDeps());
+        await worker().drain();
         // At most 5 additions a day: two more of the next four are kept.
-        for (const i of [5, 6, 7, 8])
+        for (const i of [5, 6, 7, 8]) {
           await askForPrivacyLink(
             grievance(person, `Extra ${i}.`),
             request(`203.0.113.${i}`),
             askDeps(),
           );
+          await worker().drain();
+        }
         expect(await additions()).toEqual([
           ['link', `${secondText} complaint.`],
           ['form', 'Third complaint.'],
