@@ -3,12 +3,10 @@ import { privacyRequestTexts } from '@/content/privacy';
 import { readPrivacyValues, type PrivacyFormState } from '@/lib/privacy-request-schema';
 import { visitorFormAction } from '../platform/http/form-post';
 import { nudgeQueueWorker } from '../delivery/queue/runtime';
-import { mailBudgetLimits } from '../platform/people/mail-budget';
 import { getRuntime } from '../platform/runtime';
 import { issueFormToken } from '../platform/security/form-token';
 import { errorFacts, log } from '../platform/log';
 import { askForPrivacyLink, confirmPrivacyRequest, type ConfirmResult } from '../features/privacy';
-import { personalDataOf } from './personal-data';
 
 /**
  * The privacy requests with the site's configuration and its registrations of personal data: the
@@ -34,15 +32,13 @@ export function requestPrivacyLink(
         values: readPrivacyValues(formData),
       }),
     },
-    async ({ request, env, rateLimit, allowedOrigins }) => {
+    async ({ request, rateLimit, allowedOrigins }) => {
       const { db, secret } = await getRuntime();
       return askForPrivacyLink(formData, request, {
         db,
         secret,
         rateLimit,
-        mailBudget: mailBudgetLimits(env),
         allowedOrigins,
-        holders: personalDataOf(),
         onQueued: nudgeQueueWorker,
       });
     },

@@ -6,22 +6,18 @@ import {
   readPrivacyValues,
   type PrivacyFormState,
 } from '@/lib/privacy-request-schema';
+import { formTokenField } from '@/lib/contact-fields';
 import type { Db } from '../../platform/db';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { isSameSite, type OriginFacts } from '../../platform/http/same-site';
 import { log } from '../../platform/log';
 import { enqueue } from '../../delivery/queue/enqueue';
-import { addressHash } from '../../platform/people/address-hash';
-import { admitUnprovenMail, type MailBudgetLimits } from '../../platform/people/mail-budget';
 import { consumeRateLimit, type RateLimit } from '../../platform/rate-limit';
-import { isSuppressed } from '../../platform/people/suppression';
 import { botSignal, postedFormToken } from '../../platform/security/bot-signal';
 import { issueFormToken } from '../../platform/security/form-token';
-import { joinOpenGrievance } from './grievances';
-import { holdsDataFor } from './copy';
-import type { PersonalDataHolder } from './personal-data';
 import { issuePrivacyLink } from './link-token';
-import { linkOwner, privacyLinkJob } from './link-job';
+import { linkOwner } from './link-job';
+import { privacyAskJob } from './ask-job';
 
 /** What asking for a privacy link needs. */
 export type AskDeps = {
@@ -29,13 +25,9 @@ export type AskDeps = {
   secret: string;
   /** The contact form's limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`), counted apart. */
   rateLimit: RateLimit;
-  /** The budget of e-mails to unproven addresses (UNPROVEN_MAIL_PER_ADDRESS, _PER_HOUR). */
-  mailBudget: MailBudgetLimits;
   /** Origins accepted besides the request's own host (`SITE_URL`'s). */
   allowedOrigins: readonly string[];
-  /** Who holds personal data: a link goes only to an address something is held for. */
-  holders: readonly PersonalDataHolder[];
-  /** Called after a link is queued, to wake the queue worker. */
+  /** Called after the request is queued, to wake the queue worker. */
   onQueued?: () => void;
   now?: () => Date;
 };
@@ -48,13 +40,13 @@ const RATE_LIMIT_PREFIX = 'privacy:';
  * (errors with what was typed; an expired token gets a fresh one), the bot signals the contact
  * form checks (honeypot, token missing, forged or too young without a proof of work: nothing is
  * sent), the client's rate limit and one request per form token, then, in one transaction with
- * the counts: a suppressed address gets only the `resume` (hear from us again) link, and `resume`
- * applies only to a suppressed address; a grievance from an address with an open one joins it (no
- * mail); otherwise, when the site holds data for the address (`deps.holders`), the request is a
- * grievance (DPDP Act s.13: anyone may complain) or a `resume`, the link e-mail (`privacy.link`)
- * is queued if the address's mail budget admits it (admitUnprovenMail). Every valid request gets
- * the same answer, so the page never tells whether an address is known, suppressed, has an open
- * grievance or was mailed enough. Never throws but on database errors.
+ * the counts, one `privacy.ask` job carrying the request's signed link token, whoever's the
+ * address: whether it is known, suppressed, has an open grievance or was mailed enough is decided
+ * on the queue worker (decidePrivacyAsk), after the answer. So every valid request gets the same
+ * answer after the same work and the same writes, and neither the page nor its timing tells
+ * anything about the address. A post refused only as too fast (no proof of work, token under its
+ * minimum age) gets the form back as typed, asking to press send again. Never throws but on
+ * database errors.
  */
 export async function askForPrivacyLink(
   formData: FormData,
@@ -82,6 +74,17 @@ export async function askForPrivacyLink(
       ...(expired ? { token: issueFormToken(deps.secret, now.getTime()) } : {}),
     };
   const bot = await botSignal(formData, form, deps.secret);
+  // Sent faster than the form's minimum age without a proof of work (no JavaScript, autofill): a
+  // person may well have done it, so the form comes back as typed, with the same token (older by
+  // now), asking to press send again. Nothing was sent, and the answer never says it was.
+  if (bot === 'too-fast' && form.ok)
+    return {
+      status: 'invalid',
+      message: privacyRequestTexts.tooFast,
+      errors: {},
+      values,
+      token: String(formData.get(formTokenField)),
+    };
   if (bot) {
     log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: 'bot', reason: bot });
     return { status: 'sent', message: privacyRequestTexts.sent };
@@ -97,33 +100,19 @@ export async function askForPrivacyLink(
       if (!(await consumeRateLimit(tx, `${RATE_LIMIT_PREFIX}form:${form.nonce}`, once, issued)))
         return 'form-used' as const;
     }
-    const { kind, email, details } = parsed.data;
-    const emailHash = addressHash(email, deps.secret);
-    // A suppressed address receives only the link to hear from us again: queue nothing else.
-    const suppressed = await isSuppressed(tx, emailHash);
-    if (kind === 'resume' ? !suppressed : suppressed) return 'not-applicable' as const;
-    if (kind !== 'grievance' && kind !== 'resume' && !(await holdsDataFor(tx, deps.holders, email)))
-      return 'unknown' as const;
-    if (kind === 'grievance') {
-      const joined = await joinOpenGrievance(tx, { emailHash, text: details, by: 'form', now });
-      if (joined) return 'joined' as const;
-    }
-    const budget = await admitUnprovenMail(
-      tx,
-      { emailHash, kind: privacyLinkJob.name, now },
-      deps.mailBudget,
-    );
-    if (budget !== 'send') return budget;
+    // Every valid post queues the same one job, whoever's the address: what it leads to is
+    // decided on the queue worker (decidePrivacyAsk), after this answer.
     const { token, nonce } = issuePrivacyLink(parsed.data, deps.secret, now.getTime());
     await enqueue(
       tx,
-      privacyLinkJob,
-      { token },
-      { dedupeKey: `privacy.link:${nonce}`, owner: linkOwner(nonce) },
+      privacyAskJob,
+      { token, at: now.getTime() },
+      { dedupeKey: `privacy.ask:${nonce}`, owner: linkOwner(nonce) },
     );
     return 'queued' as const;
   });
-  log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: queued });
+  if (queued !== 'queued')
+    log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: queued });
   if (queued === 'rate-limited') return refuse(privacyRequestTexts.rateLimited);
   if (queued === 'queued') deps.onQueued?.();
   return { status: 'sent', message: privacyRequestTexts.sent };

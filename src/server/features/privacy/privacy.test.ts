@@ -40,7 +40,8 @@ import { askForPrivacyLink, type AskDeps } from './ask';
 import { confirmPrivacyRequest } from './confirm';
 import { honourPrivacyRequest } from './honour';
 import { honourJob } from './honour-job';
-import { forgetSentLinks, privacyLinkJob, sendPrivacyLink } from './link-job';
+import { privacyLinkJob, sendPrivacyLink } from './link-job';
+import { decidePrivacyAsk, forgetSentLinks, privacyAskJob } from './ask-job';
 import { leadErasedWebhookJob, postLeadErased } from './webhook';
 
 const WEBHOOK_SECRET = `whsec_${Buffer.from('privacy-test-webhook-secret').toString('base64')}`;
@@ -104,7 +105,7 @@ for (const backend of backends) {
         const secret = async () => TEST_SECRET;
         const send = withSuppressionGate(createSmtpSender(smtp.url), { db: database.db, secret });
         const from = { from: LEADS_FROM };
-        return testWorker(database.db, smtp.url, { secret: WEBHOOK_SECRET }, [
+        const running = testWorker(database.db, smtp.url, { secret: WEBHOOK_SECRET }, [
           handle(
             demoMailJob,
             sendDemoMail(
@@ -114,6 +115,17 @@ for (const backend of backends) {
               [meera],
               undefined,
             ),
+            fastRetry,
+          ),
+          handle(
+            privacyAskJob,
+            decidePrivacyAsk({
+              db: database.db,
+              secret,
+              mailBudget: { perAddressPerDay: 10, sitePerHour: 200 },
+              holders: holders(),
+              onQueued: () => running.nudge(),
+            }),
             fastRetry,
           ),
           handle(
@@ -140,6 +152,7 @@ for (const backend of backends) {
             fastRetry,
           ),
         ]);
+        return running;
       };
 
       const askDeps = (): AskDeps => ({
@@ -147,8 +160,6 @@ for (const backend of backends) {
         secret: TEST_SECRET,
         rateLimit: { max: 5, windowMs: 600_000 },
         allowedOrigins: [],
-        holders: holders(),
-        mailBudget: { perAddressPerDay: 10, sitePerHour: 200 },
       });
 
       /** Posts the privacy form for `address` and `kind`; returns the page's answer. */

@@ -7,6 +7,7 @@ import type { Db } from '../../platform/db';
 import { errorFacts, log } from '../../platform/log';
 import { keyedHash } from '../../platform/security/keyed-hash';
 import { foldLongTail, knownValues, type SourceKey } from './fold';
+import { ClientValues } from './client-values';
 import { forgetPastDays, saltOfDay } from './salt';
 import { visitCounts, visitHashes } from './schema';
 
@@ -56,6 +57,7 @@ export class VisitCollector {
   private visitors = new Map<string, { day: string; key: string }>();
   private salts = new Map<string, Promise<string>>();
   private clients = new Map<string, number>();
+  private clientValues = new ClientValues();
   private minute = -1;
   private flushing: Promise<void> | null = null;
   private readonly failureLog = createThrottle(FAILURE_LOG_INTERVAL_MS);
@@ -74,7 +76,8 @@ export class VisitCollector {
 
   /**
    * Counts `view` (in memory) unless its client has sent VIEWS_PER_CLIENT_MINUTE views in the
-   * current minute of `now`. Needs the database only for the day's salt (once per day). Memory is
+   * current minute of `now`, its source values past the client's own few of the day counted as
+   * `other` (ClientValues). Needs the database only for the day's salt (once per day). Memory is
    * bounded: MAX_TRACKED_CLIENTS, MAX_PENDING_ROWS and MAX_PENDING_VISITORS.
    * @returns whether it was counted
    */
@@ -96,7 +99,7 @@ export class VisitCollector {
       day: view.day,
       path: view.path,
       device: view.device,
-      ...blankNulls(view.source),
+      ...this.clientValues.limit(view.day, client, blankNulls(view.source)),
     };
     const key = JSON.stringify(Object.values(row));
     const pending = this.rows.get(key);

@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { Db } from '../db';
 import { suppressions } from './schema';
 
@@ -44,4 +44,30 @@ export async function liftSuppression(db: Db, emailHash: string): Promise<boolea
     .where(eq(suppressions.emailHash, emailHash))
     .returning({ emailHash: suppressions.emailHash });
   return lifted.length > 0;
+}
+
+/** A suppressed address is sent at most one "hear from us again" link per this long (ms). */
+export const RESUME_LINK_INTERVAL_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Claims the one "hear from us again" link a suppressed address may be sent per
+ * RESUME_LINK_INTERVAL_MS, in the caller's transaction: true (and `now` recorded) when none was
+ * claimed in the interval before `now`, false otherwise or when the address is not suppressed.
+ * One conditional update, so concurrent requests on any instance claim it once.
+ */
+export async function claimResumeLink(db: Db, emailHash: string, now: Date): Promise<boolean> {
+  const claimed = await db
+    .update(suppressions)
+    .set({ resumeLinkAt: now })
+    .where(
+      and(
+        eq(suppressions.emailHash, emailHash),
+        or(
+          isNull(suppressions.resumeLinkAt),
+          lte(suppressions.resumeLinkAt, new Date(now.getTime() - RESUME_LINK_INTERVAL_MS)),
+        ),
+      ),
+    )
+    .returning({ emailHash: suppressions.emailHash });
+  return claimed.length > 0;
 }
