@@ -52,10 +52,12 @@ import { eraseAs } from '@/server/wiring/erasure';
 import { assessReadiness, healthDetails } from '@/server/wiring/readiness';
 import { releaseTargets } from '@/server/wiring/release';
 import { installFunnelCounting } from '@/server/wiring/funnel';
+import { verifiedSiteSecret } from '@/server/platform/security/key-fingerprint';
 
 /**
  * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in
- * DATA_DIR is used when it answers (the site keeps PGlite), else PGlite is opened here.
+ * DATA_DIR is used when it answers (the site keeps PGlite), else PGlite is opened here. Refuses
+ * (SiteKeyMismatchError) a key that is not the database's.
  */
 async function withDatabase(task: (database: Database) => Promise<void>): Promise<void> {
   const env = getEnv();
@@ -68,6 +70,8 @@ async function withDatabase(task: (database: Database) => Promise<void>): Promis
   });
   try {
     await database.migrate();
+    // Acting under another key than the database's would break every hash and link: refuse.
+    await verifiedSiteSecret(database.db, env.FORM_SECRET);
     await task(database);
   } finally {
     await database.close();
