@@ -1,5 +1,4 @@
 import 'server-only';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -12,6 +11,7 @@ import lockfile from 'proper-lockfile';
 import { Pool, type PoolConfig } from 'pg';
 import { serverRoot } from '@/lib/server-root';
 import { errorFacts, log } from '../log';
+import { ownerOnlyFolder, tightenTree } from '../owner-only';
 import { bridgeDirectory, startPgliteBridge } from './pglite-bridge';
 
 /** A Drizzle database over either driver; queries are written once against this type. */
@@ -147,7 +147,8 @@ async function openPglite(
   serve: boolean,
 ): Promise<Database> {
   const directory = path.resolve(dataDir);
-  await mkdir(directory, { recursive: true });
+  // DATA_DIR holds every enquiry and the key: owner-only, also for an install made before.
+  await ownerOnlyFolder(directory);
   // The lock is refreshed every 2 s; one left by a killed process goes stale after 10 s, so an
   // immediate restart waits for it (up to 15 s) instead of failing.
   const release = await lockfile
@@ -166,6 +167,9 @@ async function openPglite(
     });
   try {
     const client = await PGlite.create(path.join(directory, 'pglite'));
+    // PGlite makes its files world-writable (0666; the files it adds later are 0600), and the
+    // lock folder is 0755: everything in DATA_DIR becomes owner-only, an older install's too.
+    await tightenTree(directory);
     // Without the socket (e.g. a path over the 107-byte limit) the site still runs; the CLI then
     // finds the directory locked and says so.
     const bridge = serve
