@@ -13,6 +13,7 @@ import { serverRoot } from '@/lib/server-root';
 import { errorFacts, log } from '../log';
 import { ownerOnlyFolder, tightenTree } from '../owner-only';
 import { bridgeDirectory, startPgliteBridge } from './pglite-bridge';
+import { dumpPglite, dumpPostgres, requestSiteDump, serveDumps } from './dump';
 
 /** A Drizzle database over either driver; queries are written once against this type. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -23,6 +24,13 @@ export type Database = {
   kind: 'pglite' | 'postgres';
   /** Applies the SQL migrations in `drizzle/` under a PostgreSQL advisory lock. */
   migrate(): Promise<void>;
+  /** A consistent dump of the whole database as pg_dump's plain SQL (platform/db/dump.ts). */
+  dump(): Promise<string>;
+  /**
+   * Runs a multi-statement SQL script (a dump) as one query, so it applies whole or not at all, in
+   * a session of its own whose settings the script may change. Not through a running site's socket.
+   */
+  runScript(script: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -55,7 +63,7 @@ function embedded(database: Database, dataDir: string): Database {
 const MIGRATION_LOCK_KEY = 4_711_203_001;
 
 /** Where the generated migrations live: `drizzle/` in the server's root (the repository, or the standalone bundle). */
-const defaultMigrationsFolder = () => path.join(/* turbopackIgnore: true */ serverRoot, 'drizzle');
+export const defaultMigrationsFolder = () => path.join(/* turbopackIgnore: true */ serverRoot, 'drizzle');
 
 export type OpenOptions = {
   /** A `postgres://` URL: use that server; otherwise PGlite in `dataDir`. */
@@ -87,18 +95,33 @@ export type OpenOptions = {
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const migrationsFolder = options.migrationsFolder ?? defaultMigrationsFolder();
-  if (options.url)
-    return openPostgres(
-      { connectionString: options.url, max: options.poolSize ?? 10 },
-      migrationsFolder,
-    );
+  if (options.url) {
+    const url = options.url;
+    return {
+      ...(await openPostgres(
+        { connectionString: url, max: options.poolSize ?? 10 },
+        migrationsFolder,
+      )),
+      dump: () => dumpPostgres(url),
+    };
+  }
   if (options.preferRunningSite) {
     // The site's socket (a stale file or none refuses the connection: then open PGlite here).
     const viaSite = await openPostgres(
       { host: bridgeDirectory(options.dataDir), user: 'postgres', database: 'postgres', max: 1 },
       migrationsFolder,
     ).catch(() => undefined);
-    if (viaSite) return embedded({ ...viaSite, kind: 'pglite' }, options.dataDir);
+    if (viaSite)
+      return embedded(
+        {
+          ...viaSite,
+          kind: 'pglite',
+          dump: () => requestSiteDump(options.dataDir),
+          runScript: () =>
+            Promise.reject(new Error('Stop the site first: it holds the embedded database.')),
+        },
+        options.dataDir,
+      );
   }
   return embedded(
     await openPglite(options.dataDir, migrationsFolder, options.serveLocalClients ?? false),
@@ -106,7 +129,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   );
 }
 
-async function openPostgres(config: PoolConfig, migrationsFolder: string): Promise<Database> {
+async function openPostgres(
+  config: PoolConfig,
+  migrationsFolder: string,
+): Promise<Omit<Database, 'dump'>> {
   const pool = new Pool(config);
   // An idle connection dropped by the server (restart, failover, terminated backend) emits 'error'
   // on the pool; unhandled, it would crash the process. The pool replaces the client by itself.
@@ -135,6 +161,16 @@ async function openPostgres(config: PoolConfig, migrationsFolder: string): Promi
         }
       } finally {
         client.release();
+      }
+    },
+    async runScript(script) {
+      const client = await pool.connect();
+      try {
+        await client.query(script);
+      } finally {
+        // The script's session settings (an empty search_path) must not reach the pool: the
+        // connection is closed, not returned.
+        client.release(true);
       }
     },
     close: () => pool.end(),
@@ -178,6 +214,7 @@ async function openPglite(
           return undefined;
         })
       : undefined;
+    const stopDumps = bridge ? await serveDumps(client, directory) : undefined;
     const db = drizzlePglite({ client });
     return {
       db,
@@ -190,7 +227,13 @@ async function openPglite(
           await db.execute(sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
         }
       },
+      dump: () => dumpPglite(client),
+      async runScript(script) {
+        await client.exec(script);
+        await client.exec('RESET ALL');
+      },
       async close() {
+        await stopDumps?.();
         await bridge?.close();
         await client.close();
         await release();
