@@ -65,7 +65,7 @@ export function addBackupCommands(
         const target = file ?? defaultName(Boolean(env.BACKUP_AGE_RECIPIENT));
         const result = await backupSite(database, env, target, testPause());
         console.log(
-          `Backup written to ${target}: ${result.bytes} bytes, taken at ${result.header.takenAt}, ` +
+          `Backup written to ${target}: ${result.bytes} bytes, taken at ${result.header.startedAt}, ` +
             `${result.header.migrations.count} migrations` +
             (env.BACKUP_AGE_RECIPIENT ? ', encrypted to BACKUP_AGE_RECIPIENT' : '') +
             ` (the dump took ${result.dumpMs} ms).`,
@@ -104,7 +104,7 @@ export function addBackupCommands(
             release: options.release,
           });
           console.log(
-            `Restored the backup taken at ${header.takenAt} (${header.engine}) into ` +
+            `Restored the backup taken at ${header.startedAt} (${header.engine}) into ` +
               `${database.kind === 'pglite' ? env.DATA_DIR : 'DATABASE_URL'}, migrated.`,
           );
           if (options.release) console.log('Jobs due when it was taken were released.');

@@ -45,8 +45,8 @@ export type RestoreRequest = {
 /**
  * Restores a backup into `database` (restoreBackup) under the key the restored site will run with:
  * `FORM_SECRET`, else the embedded database's key file in `DATA_DIR` (never a new key). Then holds
- * the jobs that were due or claimed when the backup was taken (holdJobsDueBy), since they may have
- * been sent after it, and releases them when asked. Audited as `restore` by `actor`.
+ * the jobs that were due or claimed when the backup was taken (holdJobsDueBy, by the dump's end),
+ * since they may have been sent after it, and releases them when asked. Audited as `restore` by `actor`.
  * @returns the backup's header and the jobs held (empty when released)
  * @throws SiteKeyMismatchError when no key or another key is configured; Error as restoreBackup
  */
@@ -61,13 +61,13 @@ export async function restoreSite(
   if (!key) throw new SiteKeyMismatchError(dataDir);
   const header = await restoreBackup(database, { ...request, key, dataDir });
   await verifyKey(database.db, key);
-  const held = await holdJobsDueBy(database.db, new Date(header.takenAt));
+  const held = await holdJobsDueBy(database.db, new Date(header.finishedAt));
   await appendAudit(
     database.db,
     actor,
     'restore',
     null,
-    `backup taken ${header.takenAt}; ${held.length} jobs held`,
+    `backup taken ${header.startedAt}; ${held.length} jobs held`,
   );
   if (request.release && held.length > 0) {
     await actOnHeld(database.db, actor, 'release');

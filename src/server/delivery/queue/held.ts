@@ -33,10 +33,10 @@ const listed = {
 };
 
 /**
- * Holds every job that was due or claimed at `at` (a restored backup's time): a claimed one, or a
+ * Holds every job that was due or claimed at `at` (when a restored backup's dump ended): a claimed one, or a
  * pending one whose first due time had come (a retry waiting included), since it may have been
  * sent after the backup was taken. Jobs not yet due then (future reminders) are left to run.
- * @returns the jobs held, the earliest due first
+ * @returns the jobs held, the earliest due first (then by id)
  */
 export async function holdJobsDueBy(db: Db, at: Date): Promise<HeldJob[]> {
   const rows = await db
@@ -49,10 +49,11 @@ export async function holdJobsDueBy(db: Db, at: Date): Promise<HeldJob[]> {
       ),
     )
     .returning(listed);
-  return rows.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
+  // As listHeldJobs orders them (a uuid orders as its hex text).
+  return rows.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || (a.id < b.id ? -1 : 1));
 }
 
-/** The held jobs, the earliest due first. */
+/** The held jobs, the earliest due first (then by id). */
 export function listHeldJobs(db: Db): Promise<HeldJob[]> {
   return db.select(listed).from(jobs).where(isHeld).orderBy(asc(jobs.dueAt), asc(jobs.id));
 }

@@ -14,7 +14,8 @@ import { replayable, restoreBackup } from './restore';
 const KEY = 'the-key-of-the-backed-up-site-0123456789abcdef';
 const header = (migrations: BackupHeader['migrations']): BackupHeader => ({
   format: 1,
-  takenAt: '2026-11-28T09:00:00.000Z',
+  startedAt: '2026-11-28T09:00:00.000Z',
+  finishedAt: '2026-11-28T09:00:01.000Z',
   engine: 'pglite',
   migrations,
   keyFingerprint: keyFingerprint(KEY),

@@ -10,8 +10,16 @@ import { OWNER_ONLY_FILE } from '../owner-only';
 export type BackupHeader = {
   /** The file format's version. */
   format: 1;
-  /** When the dump began (ISO 8601): jobs due by then may have been sent since. */
-  takenAt: string;
+  /**
+   * When the dump began, by the database's clock (ISO 8601): every transaction committed before is
+   * in it.
+   */
+  startedAt: string;
+  /**
+   * When the dump ended, by the database's clock: a job due by then may have been sent after the
+   * dump's snapshot, so a restore holds it.
+   */
+  finishedAt: string;
   /** The engine it was taken from. */
   engine: 'pglite' | 'postgres';
   /** The schema's migration level: how many migrations were applied, and the newest one's time (ms). */

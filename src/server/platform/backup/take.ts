@@ -1,4 +1,5 @@
 import 'server-only';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../db';
 import { keyFingerprint } from '../security/key-fingerprint';
 import { encodeBackup, writeAtomically, type BackupHeader } from './file';
@@ -16,6 +17,14 @@ export type BackupOptions = {
 };
 
 /** What a backup wrote: its header, its size in bytes and how long the dump held the database (ms). */
+/** The database's clock now (its server's, which may differ from this machine's). */
+async function databaseClock(database: Database): Promise<Date> {
+  const { rows } = (await database.db.execute(
+    sql`SELECT extract(epoch FROM clock_timestamp()) * 1000 AS ms`,
+  )) as unknown as { rows: { ms: number | string }[] };
+  return new Date(Number(rows[0]!.ms));
+}
+
 export type BackupResult = { header: BackupHeader; bytes: number; dumpMs: number };
 
 /**
@@ -31,13 +40,14 @@ export async function takeBackup(
   options: BackupOptions,
 ): Promise<BackupResult> {
   const migrations = await databaseLevel(database.db);
-  const takenAt = new Date();
+  const startedAt = await databaseClock(database);
   const started = performance.now();
   const script = await database.dump();
   const dumpMs = Math.round(performance.now() - started);
   const header: BackupHeader = {
     format: 1,
-    takenAt: takenAt.toISOString(),
+    startedAt: startedAt.toISOString(),
+    finishedAt: (await databaseClock(database)).toISOString(),
     engine: database.kind,
     migrations,
     keyFingerprint: keyFingerprint(options.key),
