@@ -1,4 +1,4 @@
-// Backup and restore of 100,000 enquiries (a benchmark, not a test): `npx tsx --conditions=react-server
+// Backup and restore of 100,000 enquiries (a benchmark, not a test): `LOG_LEVEL=silent npx tsx --conditions=react-server
 // scripts/bench/backup.mts [count]`. Fills a PGlite site (this process, serving the CLI on its socket
 // as `npm start` does) with `count` enquiries (default 100,000; realistic sizes, each with its
 // e-mail job), then runs `npm run leads -- backup` through the site while one enquiry is posted
