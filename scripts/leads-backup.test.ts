@@ -146,9 +146,9 @@ for (const backend of backends) {
         runAt: tomorrow,
       });
 
-      // 50 visitors post, one every 100 ms, around the time the dump is expected to begin: the
+      // 50 visitors post, one every 200 ms, around the time the dump is expected to begin: the
       // CLI's start-up is timed first (a command that starts the same way), and the posts begin
-      // 2.5 s before its end.
+      // 5 s before its end.
       const boot = performance.now();
       await leadsCli(site.env, 'held');
       const bootMs = performance.now() - boot;
@@ -157,7 +157,7 @@ for (const backend of backends) {
       const backingUp = leadsCli(site.env, 'backup', file);
       const shownAt = new Map<string, number>();
       const posts = Array.from({ length: POSTS }, async (_, i) => {
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, bootMs - 2_500) + i * 100));
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, bootMs - 5_000) + i * 200));
         const started = performance.now();
         const result = await submitEnquiry(
           formData({ subject: `During ${i}` }),

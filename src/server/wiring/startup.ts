@@ -15,7 +15,7 @@ import { installGracefulShutdown } from '../platform/shutdown';
 import { existingCollector, serveBeaconsBeforeNext } from '../features/sources';
 import { canonicalPaths } from '@/content/routes';
 import { installFunnelCounting } from './funnel';
-import { verifiedSiteSecret } from '../platform/security/key-fingerprint';
+import { refuseAnotherKey } from './key-check';
 
 /** Waits between attempts to reach the database at start: 1 s doubling, at most 30 s (ms). */
 const CONNECT_RETRY = { baseMs: 1_000, maxMs: 30_000 };
@@ -69,7 +69,11 @@ export async function startServer(): Promise<void> {
       ),
   }).then(async (database) => {
     if (!database || connecting.signal.aborted) return;
-    await refuseAnotherKey(database, env);
+    const refused = await refuseAnotherKey(database.db, env.FORM_SECRET, async () => {
+      await closeDatabase().catch(() => undefined);
+      process.exit(1);
+    });
+    if (refused) return;
     Object.assign(started, startDatabaseWork(database, env));
   });
   // The first attempt is awaited (the server answers with the database warm); retries are not.
@@ -78,26 +82,6 @@ export async function startServer(): Promise<void> {
   // open (PGlite's init and migrations take seconds of this process's CPU), a slow start used up
   // a feed's fetch timeout and left its host offering nothing until the next refresh.
   if (!connecting.signal.aborted) startFeedRefresher(env);
-}
-
-/**
- * Stops the server (exit code 1, after closing the database) when the configured key is not the
- * one the database's hashes were made with (verifiedSiteSecret): serving under another key would
- * make every erased person mailable again. Any other failure to read the key is logged; request
- * time tries again.
- */
-async function refuseAnotherKey(database: Database, env: SiteEnv): Promise<void> {
-  try {
-    await verifiedSiteSecret(database.db, env.FORM_SECRET);
-  } catch (error) {
-    if ((error as Error).name !== 'SiteKeyMismatchError') {
-      log.error({ event: 'site_secret.unavailable', error: errorFacts(error) });
-      return;
-    }
-    log.fatal({ event: 'site_secret.mismatch' }, (error as Error).message);
-    await closeDatabase().catch(() => undefined);
-    process.exit(1);
-  }
 }
 
 /**
