@@ -63,7 +63,8 @@ function embedded(database: Database, dataDir: string): Database {
 const MIGRATION_LOCK_KEY = 4_711_203_001;
 
 /** Where the generated migrations live: `drizzle/` in the server's root (the repository, or the standalone bundle). */
-export const defaultMigrationsFolder = () => path.join(/* turbopackIgnore: true */ serverRoot, 'drizzle');
+export const defaultMigrationsFolder = () =>
+  path.join(/* turbopackIgnore: true */ serverRoot, 'drizzle');
 
 export type OpenOptions = {
   /** A `postgres://` URL: use that server; otherwise PGlite in `dataDir`. */
@@ -214,7 +215,13 @@ async function openPglite(
           return undefined;
         })
       : undefined;
-    const stopDumps = bridge ? await serveDumps(client, directory) : undefined;
+    // Without the dump socket the site still runs; `leads backup` then says the site serves none.
+    const stopDumps = bridge
+      ? await serveDumps(client, directory).catch((error: unknown) => {
+          log.warn({ event: 'database.dump_socket_unavailable', error: errorFacts(error) });
+          return undefined;
+        })
+      : undefined;
     const db = drizzlePglite({ client });
     return {
       db,

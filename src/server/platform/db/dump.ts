@@ -1,6 +1,6 @@
 import 'server-only';
 import { execFile } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { chmod, readdir, rm } from 'node:fs/promises';
 import { createConnection, createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -103,11 +103,15 @@ export async function dumpPostgres(url: string): Promise<string> {
 /**
  * Serves dumps of the process's PGlite (dumpPglite) on `dumpSocket(dataDir)`, for the `leads`
  * CLI while the site holds the database. A client connects and sends `dump\n`; it gets `ok\n` and
- * the script, or `error <message>\n`. The socket's folder is the owner's alone (0700).
- * @returns a function that stops serving
+ * the script, or `error <message>\n`. The socket's folder is the owner's alone (0700), the socket
+ * 0600; a stale socket file (a crashed run) is replaced. Call after startPgliteBridge (it makes the
+ * folder) and only while holding the data directory's lock.
+ * @returns a function that stops serving and removes the socket
+ * @throws when the socket cannot be created
  */
 export async function serveDumps(pglite: PGlite, dataDir: string): Promise<() => Promise<void>> {
   const socketPath = dumpSocket(dataDir);
+  await rm(socketPath, { force: true });
   const server: Server = createServer((socket) => {
     socket.once('data', (request) => {
       if (request.toString() !== 'dump\n') return void socket.destroy();
@@ -129,7 +133,11 @@ export async function serveDumps(pglite: PGlite, dataDir: string): Promise<() =>
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
   });
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  await chmod(socketPath, 0o600);
+  return async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await rm(socketPath, { force: true });
+  };
 }
 
 /**
@@ -142,7 +150,15 @@ export function requestSiteDump(dataDir: string): Promise<string> {
     const chunks: Buffer[] = [];
     const socket = createConnection(dumpSocket(dataDir), () => socket.write('dump\n'));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT' || error.code === 'ECONNREFUSED'
+          ? new Error('The running site serves no dumps: restart it with this release.', {
+              cause: error,
+            })
+          : error,
+      ),
+    );
     socket.on('end', () => {
       const answer = Buffer.concat(chunks).toString('utf8');
       if (answer.startsWith('ok\n')) resolve(answer.slice(3));
