@@ -15,6 +15,12 @@ import { bridgeDirectory, simpleQuery } from './pglite-bridge';
  */
 const DUMP_ARGS = ['--no-owner', '--no-privileges', '--rows-per-insert=1000'];
 
+/**
+ * A line of stored text that starts with psql's `\restrict` or `\unrestrict`: pglite-tools 0.4.8
+ * removes every such line from its dump, also inside a value (it means to remove pg_dump's own).
+ */
+const DROPPED_LINE = /[\n\r]\\(?:un)?restrict\b/gi;
+
 /** The socket in `bridgeDirectory(dataDir)` on which a running site dumps its PGlite for the CLI. */
 export const dumpSocket = (dataDir: string) => path.join(bridgeDirectory(dataDir), 'dump');
 
@@ -24,7 +30,8 @@ export const dumpSocket = (dataDir: string) => path.join(bridgeDirectory(dataDir
  * its whole run: the process's own queries and transactions wait until it ends (never refused),
  * which makes the dump consistent. It starts only between two transactions of the process.
  * pg_dump leaves its read-only transaction open and its session settings changed: both are undone
- * before the database is handed back.
+ * before the database is handed back. Stored text lines that pglite-tools drops from the script
+ * (DROPPED_LINE) are counted in the rows pg_dump reads and logged (`database.dump_lines_dropped`).
  * @returns the SQL script
  * @throws when pg_dump fails (its message)
  */
@@ -42,13 +49,29 @@ export async function dumpPglite(pglite: PGlite): Promise<string> {
         `SELECT pg_catalog.set_config('${name}', '${setting.replaceAll("'", "''")}', false)`,
       );
   };
+  let dropped = 0;
+  let carried = '';
   for (;;) {
     const dumped = await pglite.runExclusive(async () => {
       if (pglite.isInTransaction()) return undefined; // a transaction of the process: wait for it
       // pg_dump's own calls bypass PGlite's lock, which this holds: its query and exec go
       // straight to the session too.
       const tool = {
-        execProtocolRawStream: pglite.execProtocolRawStream.bind(pglite),
+        execProtocolRawStream: (
+          message: Uint8Array,
+          options: Parameters<PGlite['execProtocolRawStream']>[1],
+        ) =>
+          pglite.execProtocolRawStream(message, {
+            ...options,
+            onRawData: (data: Uint8Array) => {
+              // A line split between two chunks is found with the previous chunk's end, once.
+              const text = carried + Buffer.from(data).toString('latin1');
+              for (const match of text.matchAll(DROPPED_LINE))
+                if (match.index + match[0].length > carried.length) dropped += 1;
+              carried = text.slice(-12);
+              options.onRawData(data);
+            },
+          }),
         query: async () => ({ rows: [{ search_path: 'public' }] }),
         exec: async (text: string) => {
           if (pglite.isInTransaction()) await run('ROLLBACK');
@@ -62,8 +85,16 @@ export async function dumpPglite(pglite: PGlite): Promise<string> {
         await restoreSession();
       }
     });
-    if (dumped !== undefined) return dumped;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (dumped === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      continue;
+    }
+    if (dropped > 0)
+      log.warn(
+        { event: 'database.dump_lines_dropped', lines: dropped },
+        'Lines of stored text starting with \\restrict or \\unrestrict are missing from this dump (pglite-tools removes them).',
+      );
+    return dumped;
   }
 }
 
