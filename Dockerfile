@@ -31,7 +31,7 @@ FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini \
   && rm -rf /var/lib/apt/lists/* \
-  && mkdir /data && chown node:node /data
+  && mkdir -m 700 /data && chown node:node /data
 # MALLOC_ARENA_MAX: glibc gives each thread (libuv's pool reads files, compresses) its own malloc
 # arena; with two, an instance's resident memory stays within a few MB under a steady load instead
 # of swinging by tens (docs/performance.md, "Memory").
