@@ -266,8 +266,16 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
     await context.close();
   });
 
-  /** Opens the form, fills it at once as autofill would, and presses Submit 1 s after load. */
-  async function fastRequest(address: string, email: string, javaScriptEnabled: boolean) {
+  /**
+   * Opens the form, fills it at once as autofill would, presses Submit 1 s after load, and waits
+   * for `answer` in the page's main region.
+   */
+  async function fastRequest(
+    address: string,
+    email: string,
+    javaScriptEnabled: boolean,
+    answer: RegExp,
+  ) {
     const { context, violations, challenges } = await visitor(address, javaScriptEnabled);
     const page = await context.newPage();
     await page.goto(`${site.server.url}/privacy-requests`);
@@ -280,16 +288,16 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
     await page.getByRole('button', { name: 'Send me the link' }).click();
     const post = await posted;
     const postedAfter = Date.now() - loadedAt;
-    await page
-      .getByRole('main')
-      .getByRole('status')
-      .filter({ hasText: 'If we hold data' })
-      .waitFor({ timeout: 30_000 });
+    await page.getByRole('main').getByText(answer).waitFor({ timeout: 30_000 });
     const withProof = /name="(?:_\d+_)?altcha"\r\n\r\n[A-Za-z0-9+/=]{20,}/.test(
       post.postData() ?? '',
     );
+    const emailKept = await page
+      .getByLabel('Email')
+      .inputValue()
+      .catch(() => null);
     await context.close();
-    return { postedAfter, withProof, violations, challenges };
+    return { postedAfter, withProof, violations, challenges, emailKept };
   }
 
   /** What the server logged for the privacy requests so far (their outcome: queued, bot, …). */
@@ -301,7 +309,7 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
   it('a fast visitor with JavaScript: the submit waits for the proof, and the link is e-mailed', async () => {
     const email = 'fast.privacy@hospital.example';
     const before = outcomes().length;
-    const visit = await fastRequest('10.31.0.2', email, true);
+    const visit = await fastRequest('10.31.0.2', email, true, /If we hold data/);
     await until(
       async () => site.smtp.received.some((mail) => mail.envelope.to.includes(email)),
       30_000,
@@ -316,16 +324,17 @@ describe('/privacy-requests fetches its proof of work on the first interaction (
     expect(visit.violations).toEqual([]);
   });
 
-  it('a fast visitor without JavaScript: the same answer, posted without a proof, nothing e-mailed', async () => {
+  it('a fast visitor without JavaScript: the form again as typed, "please press send again", nothing e-mailed', async () => {
     const email = 'fast.nojs.privacy@hospital.example';
     const before = outcomes().length;
-    const visit = await fastRequest('10.31.0.3', email, false);
-    await until(async () => outcomes().length > before, 10_000);
+    const visit = await fastRequest('10.31.0.3', email, false, /Please press send again/);
     console.log(
-      `/privacy-requests, JS off: posted ${visit.withProof ? 'with' : 'without'} a proof at ${visit.postedAfter} ms; outcome ${outcomes().slice(before).join(', ')}`,
+      `/privacy-requests, JS off: posted ${visit.withProof ? 'with' : 'without'} a proof at ${visit.postedAfter} ms; the form came back with ${visit.emailKept}; outcomes ${outcomes().slice(before).join(', ') || 'none'}`,
     );
     expect(visit.withProof).toBe(false);
-    expect(outcomes().slice(before)).toEqual(['bot']);
+    // Never a false "on its way": nothing was asked, nothing sent, what was typed is still there.
+    expect(visit.emailKept).toBe(email);
+    expect(outcomes().slice(before)).toEqual([]);
     expect(site.smtp.received.filter((mail) => mail.envelope.to.includes(email))).toEqual([]);
     expect(visit.violations).toEqual([]);
   });
