@@ -14,7 +14,7 @@ import type { Db } from '../../platform/db';
 import type { DeliveryTargets } from './deliveries';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { isSameSite } from '../../platform/http/same-site';
-import { addressHash } from '../../platform/people/address-hash';
+import { addressKeys } from '../../platform/people/address-hash';
 import { errorFacts, log } from '../../platform/log';
 import { countEnquiry } from '../../platform/metrics';
 import { botSignal, postedFormToken } from '../../platform/security/bot-signal';
@@ -106,7 +106,7 @@ export async function submitEnquiry(
       {
         submissionId: token.ok ? token.nonce : randomUUID(),
         clientHash: hashClientAddress(request.clientAddress, deps.secret),
-        emailHash: addressHash(parsed.data.email, deps.secret),
+        emailKeys: addressKeys(parsed.data.email, deps.secret),
         rateLimit: deps.rateLimit,
         now,
         deliveries: deps.deliveries ?? { webhookUrls: [] },

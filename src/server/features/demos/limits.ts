@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db';
 import { demoBookings } from './schema';
 import { leads } from '../contact';
 import { liveAt } from './holds';
+import { canonicalAddress } from '../../platform/people/canonical-address';
 import type { BookingCaps, DemoBooking } from './types';
 
 /**
@@ -33,15 +34,15 @@ function upcoming(now: number, where: SQL) {
 }
 
 /**
- * The upcoming (after `now`, ms) live demos and unlapsed holds of the enquiries of the e-mail
- * address `email` (compared without case), earliest first.
+ * The upcoming (after `now`, ms) live demos and unlapsed holds of the enquiries of any spelling of
+ * the inbox of `email` (compared by canonicalAddress), earliest first.
  */
 export async function upcomingOfEmail(db: Db, email: string, now: number): Promise<DemoBooking[]> {
   const rows = await db
     .select({ booking: demoBookings })
     .from(demoBookings)
     .innerJoin(leads, eq(leads.id, demoBookings.leadId))
-    .where(upcoming(now, sql`lower(${leads.email}) = ${email.toLowerCase()}`))
+    .where(upcoming(now, eq(leads.emailCanonical, canonicalAddress(email))))
     .orderBy(asc(demoBookings.startsAt));
   return rows.map((row) => row.booking);
 }
@@ -49,7 +50,7 @@ export async function upcomingOfEmail(db: Db, email: string, now: number): Promi
 /**
  * Which cap a new booking for `visitor` would pass at `now` (ms), holding the locks of its client
  * and e-mail address until the end of `tx`: `email` (with the address's earliest upcoming demo)
- * when the e-mail address (compared without case) has `caps.perEmail` upcoming demos, `client`
+ * when the inbox of the e-mail address (any spelling: canonicalAddress) has `caps.perEmail` upcoming demos, `client`
  * when the client hash has `caps.perClient`, else null. Nothing is capped without `caps`; the
  * client is not capped without a hash.
  */
@@ -60,7 +61,7 @@ export async function reachedCap(
   now: number,
 ): Promise<{ cap: 'email'; booking: DemoBooking } | { cap: 'client' } | null> {
   if (!caps) return null;
-  const email = visitor.email.toLowerCase();
+  const email = canonicalAddress(visitor.email);
   if (visitor.clientHash) await lockFor(tx, `client:${visitor.clientHash}`);
   await lockFor(tx, `email:${email}`);
   const sameEmail = await upcomingOfEmail(tx, email, now);

@@ -81,7 +81,7 @@ export type BookingSettings = {
    */
   mailBudget?: MailBudgetLimits;
   /**
-   * The site secret, for the keyed hash of an address the budget counts by (addressHash); read
+   * The site secret, for the keyed hash of an inbox the budget counts by (addressKeys); read
    * from the database (getSiteSecret) when absent.
    */
   secret?: string;

@@ -11,10 +11,10 @@ import { hashClientAddress } from '../../platform/http/client-address';
 import { isSameSite, type OriginFacts } from '../../platform/http/same-site';
 import { log } from '../../platform/log';
 import { enqueue } from '../../delivery/queue/enqueue';
-import { addressHash } from '../../platform/people/address-hash';
+import { addressKeys } from '../../platform/people/address-hash';
 import { admitUnprovenMail, type MailBudgetLimits } from '../../platform/people/mail-budget';
 import { consumeRateLimit, type RateLimit } from '../../platform/rate-limit';
-import { isSuppressed } from '../../platform/people/suppression';
+import { isSuppressed, isSuppressedExactly } from '../../platform/people/suppression';
 import { botSignal, postedFormToken } from '../../platform/security/bot-signal';
 import { issueFormToken } from '../../platform/security/form-token';
 import { joinOpenGrievance } from './grievances';
@@ -48,8 +48,8 @@ const RATE_LIMIT_PREFIX = 'privacy:';
  * (errors with what was typed; an expired token gets a fresh one), the bot signals the contact
  * form checks (honeypot, token missing, forged or too young without a proof of work: nothing is
  * sent), the client's rate limit and one request per form token, then, in one transaction with
- * the counts: a suppressed address gets only the `resume` (hear from us again) link, and `resume`
- * applies only to a suppressed address; a grievance from an address with an open one joins it (no
+ * the counts: a suppressed inbox (any spelling, isSuppressed) gets nothing but the `resume` (hear
+ * from us again) link, which goes only to the spelling that asked to be suppressed; a grievance from an address with an open one joins it (no
  * mail); otherwise, when the site holds data for the address (`deps.holders`), the request is a
  * grievance (DPDP Act s.13: anyone may complain) or a `resume`, the link e-mail (`privacy.link`)
  * is queued if the address's mail budget admits it (admitUnprovenMail). Every valid request gets
@@ -98,10 +98,15 @@ export async function askForPrivacyLink(
         return 'form-used' as const;
     }
     const { kind, email, details } = parsed.data;
-    const emailHash = addressHash(email, deps.secret);
-    // A suppressed address receives only the link to hear from us again: queue nothing else.
-    const suppressed = await isSuppressed(tx, emailHash);
-    if (kind === 'resume' ? !suppressed : suppressed) return 'not-applicable' as const;
+    const keys = addressKeys(email, deps.secret);
+    const emailHash = keys.exact;
+    // A suppressed inbox (any spelling of it) is sent nothing but the link to hear from us again,
+    // and that only to the very spelling that asked to be suppressed: only it can lift it.
+    const applies =
+      kind === 'resume'
+        ? await isSuppressedExactly(tx, emailHash)
+        : !(await isSuppressed(tx, keys));
+    if (!applies) return 'not-applicable' as const;
     if (kind !== 'grievance' && kind !== 'resume' && !(await holdsDataFor(tx, deps.holders, email)))
       return 'unknown' as const;
     if (kind === 'grievance') {
@@ -110,7 +115,7 @@ export async function askForPrivacyLink(
     }
     const budget = await admitUnprovenMail(
       tx,
-      { emailHash, kind: privacyLinkJob.name, now },
+      { emailHash: keys.mailbox, kind: privacyLinkJob.name, now },
       deps.mailBudget,
     );
     if (budget !== 'send') return budget;

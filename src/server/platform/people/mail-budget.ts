@@ -29,8 +29,8 @@ export type MailBudgetLimits = {
 export type MailBudgetVerdict = 'send' | 'address-limit' | 'site-limit';
 
 /**
- * Counts one e-mail of `kind` (e.g. `demo.confirm`, `privacy.link`) to the address of keyed hash
- * `emailHash` at `now` and says whether it may be sent. Run it in the transaction that enqueues
+ * Counts one e-mail of `kind` (e.g. `demo.confirm`, `privacy.link`) to the inbox of keyed hash
+ * `emailHash` (AddressKeys `mailbox`: every spelling of one inbox shares its budget) at `now` and says whether it may be sent. Run it in the transaction that enqueues
  * the mail: it takes a transaction-scoped lock on the address so that concurrent requests on any
  * instance are counted exactly, and a refused or failed request counts nothing. Past a limit the
  * caller sends nothing and tells the visitor the same as when it sends (nothing shows whether an

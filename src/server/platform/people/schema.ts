@@ -9,12 +9,23 @@ export type SuppressionReason = 'erase' | 'withdraw';
  * sends them nothing, whoever types them, until their owner asks to hear from us again through
  * `/privacy-requests` and confirms by the link (src/server/platform/people/suppression.ts).
  */
-export const suppressions = pgTable('suppressions', {
-  emailHash: text('email_hash').primaryKey(),
-  /** The request kind that put it there: `erase` or `withdraw`. */
-  reason: text('reason').$type<SuppressionReason>().notNull(),
-  since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
-});
+export const suppressions = pgTable(
+  'suppressions',
+  {
+    /** The keyed hash of the spelling that asked (AddressKeys `exact`): what lifts it. */
+    emailHash: text('email_hash').primaryKey(),
+    /**
+     * The keyed hash of its canonical form (AddressKeys `mailbox`): what blocks every spelling of
+     * the same inbox. Null for suppressions made before canonical forms were kept: those block by
+     * `email_hash` compared with the mailbox key (isSuppressed).
+     */
+    mailboxHash: text('mailbox_hash'),
+    /** The request kind that put it there: `erase` or `withdraw`. */
+    reason: text('reason').$type<SuppressionReason>().notNull(),
+    since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('suppressions_mailbox_hash').on(table.mailboxHash)],
+);
 
 /**
  * One row per e-mail sent (or about to be) to an address on a request its owner has not proved

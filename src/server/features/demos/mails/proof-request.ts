@@ -2,7 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../platform/db';
 import { leads } from '../../contact';
-import { addressHash } from '../../../platform/people/address-hash';
+import { addressKeys } from '../../../platform/people/address-hash';
 import { getEnv } from '../../../platform/env';
 import {
   admitUnprovenMail,
@@ -38,7 +38,7 @@ export async function enqueueProofRequest(
   const verdict = await admitUnprovenMail(
     tx,
     {
-      emailHash: addressHash(lead.email, settings.secret ?? (await getSiteSecret(tx))),
+      emailHash: addressKeys(lead.email, settings.secret ?? (await getSiteSecret(tx))).mailbox,
       kind: `demo.${mail}`,
       now: new Date(now),
     },
