@@ -54,6 +54,12 @@ export const leads = pgTable(
      */
     suppressed: boolean('suppressed').notNull().default(false),
     /**
+     * Whether the enquiry came with a valid proof of work (JavaScript ran the form's widget): its
+     * booking's confirmation request then leaves at once even when the site is busy (the budget of
+     * mails to unproven addresses), where one without it is delayed.
+     */
+    proofOfWork: boolean('proof_of_work').notNull().default(false),
+    /**
      * The visit's source (src/lib/visit-source.ts), as the beacon kept it for the tab or, without
      * JavaScript, as the contact page itself saw it: the visit's first page, the other site that
      * sent it (host only) and its UTM tags. Personal data like the rest of the enquiry.

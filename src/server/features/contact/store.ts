@@ -57,7 +57,7 @@ export type Quarantine = {
  */
 export async function storeEnquiry(
   db: Db,
-  enquiry: ContactInput & EnquiryContext & { noticeVersion: string },
+  enquiry: ContactInput & EnquiryContext & { noticeVersion: string; proofOfWork?: boolean },
   meta: {
     submissionId: string;
     /** Keyed hash of the client address: the rate-limit key only, never stored on the enquiry. */

@@ -13,7 +13,7 @@ import {
   positiveNumber,
   textOr,
 } from '../../platform/env-values';
-import { mailBudgetLimits } from '../../platform/people/mail-budget';
+import { mailBudgetLimits, type MailBudgetEnv } from '../../platform/people/mail-budget';
 import type { BookingSettings, DemoHost } from './types';
 
 /**
@@ -145,9 +145,7 @@ export function demoRules(env: DemoEnv): DemoRules {
 export function bookingSettings(
   env: DemoEnv & {
     WEBHOOK_URLS: readonly string[];
-    UNPROVEN_MAIL_PER_ADDRESS: number;
-    UNPROVEN_MAIL_PER_HOUR: number;
-  },
+  } & MailBudgetEnv,
 ): BookingSettings {
   return {
     rules: demoRules(env),

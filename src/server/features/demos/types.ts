@@ -125,7 +125,13 @@ export type ChangeResult =
  */
 export type DemoChange =
   | { kind: 'booked'; booking: DemoBooking }
-  | { kind: 'held'; booking: DemoBooking; exists?: DemoBooking }
+  | {
+      kind: 'held';
+      booking: DemoBooking;
+      exists?: DemoBooking;
+      /** The requesting client's group (hashClientGroup), for the mail budget; null: an operator. */
+      clientGroup?: string | null;
+    }
   | { kind: 'rescheduled'; booking: DemoBooking; previous: DemoBooking }
   | { kind: 'cancelled'; booking: DemoBooking };
 
@@ -234,7 +240,13 @@ export type BookedDemo = {
  */
 export type DemoStep =
   | { kind: 'booked'; demo: BookedDemo }
-  | { kind: 'held'; demo: BookedDemo; heldUntil: string }
+  | {
+      kind: 'held';
+      demo: BookedDemo;
+      heldUntil: string;
+      /** Its e-mail to confirm waits its turn (mailDelayedFor): the page says so. */
+      delayed: boolean;
+    }
   | { kind: 'offer'; offer: BookingOffer }
   | { kind: 'none' };
 

@@ -8,14 +8,19 @@ import {
 } from '@/lib/privacy-request-schema';
 import type { Db } from '../../platform/db';
 import { hashClientAddress } from '../../platform/http/client-address';
+import { hashClientGroup } from '../../platform/http/client-group';
 import { isSameSite, type OriginFacts } from '../../platform/http/same-site';
 import { log } from '../../platform/log';
 import { enqueue } from '../../delivery/queue/enqueue';
 import { addressKeys } from '../../platform/people/address-hash';
-import { admitUnprovenMail, type MailBudgetLimits } from '../../platform/people/mail-budget';
+import {
+  admitUnprovenMail,
+  isSiteBusy,
+  type MailBudgetLimits,
+} from '../../platform/people/mail-budget';
 import { consumeRateLimit, type RateLimit } from '../../platform/rate-limit';
 import { isSuppressed, isSuppressedExactly } from '../../platform/people/suppression';
-import { botSignal, postedFormToken } from '../../platform/security/bot-signal';
+import { botCheck, postedFormToken } from '../../platform/security/bot-signal';
 import { issueFormToken } from '../../platform/security/form-token';
 import { joinOpenGrievance } from './grievances';
 import { holdsDataFor } from './copy';
@@ -52,8 +57,10 @@ const RATE_LIMIT_PREFIX = 'privacy:';
  * from us again) link, which goes only to the spelling that asked to be suppressed; a grievance from an address with an open one joins it (no
  * mail); otherwise, when the site holds data for the address (`deps.holders`), the request is a
  * grievance (DPDP Act s.13: anyone may complain) or a `resume`, the link e-mail (`privacy.link`)
- * is queued if the address's mail budget admits it (admitUnprovenMail). Every valid request gets
- * the same answer, so the page never tells whether an address is known, suppressed, has an open
+ * is queued if the address's mail budget admits it (admitUnprovenMail: per inbox and per client
+ * group, grievance links apart; delayed, never dropped, when the site is busy and the post came
+ * without its proof of work). Every valid request gets the same answer (`sentDelayed` for every
+ * post without proof of work while the site is busy, isSiteBusy), so the page never tells whether an address is known, suppressed, has an open
  * grievance or was mailed enough. Never throws but on database errors.
  */
 export async function askForPrivacyLink(
@@ -81,10 +88,16 @@ export async function askForPrivacyLink(
       values,
       ...(expired ? { token: issueFormToken(deps.secret, now.getTime()) } : {}),
     };
-  const bot = await botSignal(formData, form, deps.secret);
+  const { signal: bot, proofOfWork } = await botCheck(formData, form, deps.secret);
+  // Told to every post alike (a bot too), whatever the address: it depends on the site's load.
+  const busy = !proofOfWork && (await isSiteBusy(deps.db, now, deps.mailBudget));
+  const sent = {
+    status: 'sent' as const,
+    message: busy ? privacyRequestTexts.sentDelayed : privacyRequestTexts.sent,
+  };
   if (bot) {
     log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: 'bot', reason: bot });
-    return { status: 'sent', message: privacyRequestTexts.sent };
+    return sent;
   }
   const key = `${RATE_LIMIT_PREFIX}${hashClientAddress(request.clientAddress, deps.secret)}`;
   const queued = await deps.db.transaction(async (tx) => {
@@ -115,21 +128,31 @@ export async function askForPrivacyLink(
     }
     const budget = await admitUnprovenMail(
       tx,
-      { emailHash: keys.mailbox, kind: privacyLinkJob.name, now },
+      {
+        emailHash: keys.mailbox,
+        kind: privacyLinkJob.name,
+        bucket: kind === 'grievance' ? 'grievance' : 'proof',
+        requester: { group: hashClientGroup(request.clientAddress, deps.secret), proofOfWork },
+        now,
+      },
       deps.mailBudget,
     );
-    if (budget !== 'send') return budget;
+    if (budget.verdict !== 'send' && budget.verdict !== 'delay') return budget.verdict;
     const { token, nonce } = issuePrivacyLink(parsed.data, deps.secret, now.getTime());
     await enqueue(
       tx,
       privacyLinkJob,
       { token },
-      { dedupeKey: `privacy.link:${nonce}`, owner: linkOwner(nonce) },
+      {
+        dedupeKey: `privacy.link:${nonce}`,
+        owner: linkOwner(nonce),
+        ...(budget.verdict === 'delay' && { notBefore: budget.sendAt }),
+      },
     );
-    return 'queued' as const;
+    return budget.verdict === 'delay' ? ('delayed' as const) : ('queued' as const);
   });
   log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: queued });
   if (queued === 'rate-limited') return refuse(privacyRequestTexts.rateLimited);
   if (queued === 'queued') deps.onQueued?.();
-  return { status: 'sent', message: privacyRequestTexts.sent };
+  return sent;
 }

@@ -148,7 +148,12 @@ for (const backend of backends) {
         rateLimit: { max: 5, windowMs: 600_000 },
         allowedOrigins: [],
         holders: holders(),
-        mailBudget: { perAddressPerDay: 10, sitePerHour: 200 },
+        mailBudget: {
+          perAddressPerDay: 10,
+          perClientPerDay: 10,
+          grievancesPerDay: 10,
+          sitePerHour: 200,
+        },
       });
 
       /** Posts the privacy form for `address` and `kind`; returns the page's answer. */

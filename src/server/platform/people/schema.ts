@@ -27,16 +27,24 @@ export const suppressions = pgTable(
   (table) => [index('suppressions_mailbox_hash').on(table.mailboxHash)],
 );
 
+/** Which budget an unproven mail counts against: grievance links apart from the rest. */
+export type UnprovenMailBucket = 'proof' | 'grievance';
+
 /**
  * One row per e-mail sent (or about to be) to an address on a request its owner has not proved
  * yet: confirmation requests, privacy links, "a demo already exists" notices. Keyed hashes only;
- * rows older than a day are purged. What the per-recipient and site-wide limits count
+ * `at` is when it leaves (later than its request when delayed); rows older than a day are purged. What the per-recipient and site-wide limits count
  * (src/server/platform/people/mail-budget.ts).
  */
 export const unprovenMails = pgTable(
   'unproven_mails',
   {
+    /** The keyed hash of the recipient's inbox (AddressKeys `mailbox`). */
     emailHash: text('email_hash').notNull(),
+    /** The keyed hash of the requesting client's group (hashClientGroup); null: an operator. */
+    clientGroup: text('client_group'),
+    /** `grievance` links have a budget of their own; `proof` is every other mail. */
+    bucket: text('bucket').$type<UnprovenMailBucket>().notNull().default('proof'),
     /** The kind of mail, e.g. `demo.confirm` (for the log and metrics). */
     kind: text('kind').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),

@@ -15,7 +15,8 @@ import { announceChange } from './announce';
 
 /**
  * Books the demo at `start` (ms) for the lead `leadId`, posted from the client whose address hashes
- * to `clientHash` (null: no client, e.g. the operator). The time must be offered now; its free
+ * to `clientHash` (null: no client, e.g. the operator) in the client group `clientGroup`
+ * (hashClientGroup, what the budget of mails to unproven addresses counts it by). The time must be offered now; its free
  * hosts are tried from the one with the fewest upcoming demos (ties in `DEMO_HOSTS` order). Each
  * try is one transaction: the caps of upcoming demos per e-mail and per client address and the
  * host's `maxPerDay` are counted under their locks (limits.ts), lapsed holds in the way are
@@ -38,6 +39,7 @@ export async function bookDemo(
   start: number,
   now: number = Date.now(),
   clientHash: string | null = null,
+  clientGroup: string | null = null,
 ): Promise<BookingResult> {
   const [lead] = await db
     .select({ verdict: leads.verdict, email: leads.email })
@@ -87,7 +89,7 @@ export async function bookDemo(
           await announceChange(
             tx,
             inserted.status === 'held'
-              ? { kind: 'held', booking: inserted, exists }
+              ? { kind: 'held', booking: inserted, exists, clientGroup }
               : { kind: 'booked', booking: inserted },
             settings,
             now,

@@ -20,6 +20,11 @@ import type { BookingSettings, DemoBooking } from '../types';
 /** What a resend or correction did (for the log; the page says the same for every outcome). */
 export type ReRequestOutcome = 'queued' | 'not-sent' | 'not-held';
 
+/** `queued` when the budget let the request be queued (now or delayed), else `not-sent`. */
+function queuedOrNot(verdict: string): ReRequestOutcome {
+  return verdict === 'send' || verdict === 'delay' ? 'queued' : 'not-sent';
+}
+
 /** The lead's unlapsed hold at `now` (ms) with its enquiry's verdict and address, if any. */
 async function heldOf(db: Db, leadId: string, now: number) {
   const booking = await currentBooking(db, leadId, now);
@@ -57,6 +62,7 @@ export async function resendProofRequest(
   settings: BookingSettings,
   leadId: string,
   now: number,
+  clientGroup: string | null = null,
 ): Promise<ReRequestOutcome> {
   const found = await heldOf(db, leadId, now);
   if (!found) return 'not-held';
@@ -68,9 +74,10 @@ export async function resendProofRequest(
       settings,
       now,
       await existingOf(tx, settings, found.lead.email, found.booking.id, now),
+      clientGroup,
     ),
   );
-  return verdict === 'send' ? 'queued' : 'not-sent';
+  return queuedOrNot(verdict);
 }
 
 /**
@@ -88,6 +95,7 @@ export async function correctHeldAddress(
   leadId: string,
   email: string,
   now: number,
+  clientGroup: string | null = null,
 ): Promise<ReRequestOutcome> {
   const found = await heldOf(db, leadId, now);
   if (!found) return 'not-held';
@@ -114,7 +122,7 @@ export async function correctHeldAddress(
       .returning();
     if (found.lead.verdict === 'spam') return 'not-sent';
     const exists = await existingOf(tx, settings, email, renewed!.id, now);
-    const verdict = await enqueueProofRequest(tx, renewed!, settings, now, exists);
-    return verdict === 'send' ? 'queued' : 'not-sent';
+    const verdict = await enqueueProofRequest(tx, renewed!, settings, now, exists, clientGroup);
+    return queuedOrNot(verdict);
   });
 }
