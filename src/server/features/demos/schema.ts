@@ -36,6 +36,11 @@ export const demoBookings = pgTable(
      * cap of upcoming demos per client; null when booked without one (the operator, tests).
      */
     clientHash: text('client_hash'),
+    /**
+     * Keyed hash of that client's group (hashClientGroup: IPv4 /24, IPv6 /48), for the limit of
+     * unlapsed holds per group; null when booked without a client.
+     */
+    clientGroup: text('client_group'),
     /** When a `held` booking lapses unless confirmed; null for every other status. */
     heldUntil: timestamp('held_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -51,6 +56,9 @@ export const demoBookings = pgTable(
       .on(table.leadId)
       .where(sql`${table.status} in ('booked', 'held')`),
     index('demo_bookings_starts_at_idx').on(table.startsAt),
+    index('demo_bookings_group_held_idx')
+      .on(table.clientGroup)
+      .where(sql`${table.status} = 'held'`),
     index('demo_bookings_client_live_idx')
       .on(table.clientHash)
       .where(sql`${table.status} in ('booked', 'held')`),

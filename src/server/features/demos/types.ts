@@ -87,8 +87,12 @@ export type BookingSettings = {
   secret?: string;
 };
 
-/** Most upcoming demos booked from one client address, and of one e-mail address. */
-export type BookingCaps = { perClient: number; perEmail: number };
+/**
+ * Most upcoming demos and holds booked from one client address, most confirmed upcoming demos of
+ * one inbox, and most unlapsed holds booked from one client group (IPv4 /24, IPv6 /48; none
+ * when absent).
+ */
+export type BookingCaps = { perClient: number; perEmail: number; holdsPerGroup?: number };
 
 /**
  * What a booking request did: `booked` (now, or `already-booked` earlier: one live demo or hold

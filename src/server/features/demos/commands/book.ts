@@ -55,7 +55,7 @@ export async function bookDemo(
   if (slot) {
     for (const hostEmail of hostsByLoad(slot.hosts, calendars, now)) {
       const attempt = await db.transaction(async (tx) => {
-        const visitor = { email: lead.email, clientHash };
+        const visitor = { email: lead.email, leadId, clientHash, clientGroup };
         const cap = await reachedCap(tx, settings.caps, visitor, now);
         // With confirmation, the e-mail cap answers as any hold does: its owner hears of it. The
         // client's cap still holds (counted without the e-mail's).
@@ -77,6 +77,7 @@ export async function bookDemo(
             startsAt: new Date(slot.start),
             endsAt: new Date(slot.end),
             clientHash,
+            clientGroup,
             ...(settings.confirmEmail && {
               status: 'held' as const,
               heldUntil: new Date(now + HOLD_MS),
