@@ -11,6 +11,8 @@ import { submitEnquiry } from '../features/contact/submit';
 import { leads } from '../features/contact/schema';
 import { bookDemo } from '../features/demos/commands/book';
 import { confirmHold } from '../features/demos/commands/confirm';
+import { announceReleased } from '../features/demos/commands/release';
+import { releaseSpam } from '../features/contact/quarantine';
 import { demoBookings } from '../features/demos/schema';
 import { verifyConfirmToken } from '../features/demos/tokens';
 import type { BookingResult } from '../features/demos/types';
@@ -64,15 +66,16 @@ for (const backend of backends) {
       await worker.drain();
       await worker.stop();
     };
-    /** An enquiry for `email` posted from `client`, then its booking of `start`. */
+    /** An enquiry for `email` posted from `client` (a bot's with `honeypot`), then its booking of `start`. */
     async function book(
       email: string,
       client: string,
       start: number,
       firstName = 'Visitor',
+      honeypot = '',
     ): Promise<BookingResult> {
       const sent = await submitEnquiry(
-        formData({ email, firstName }),
+        formData({ email, firstName }, { honeypot }),
         request(client),
         deps(database.db),
       );
@@ -131,6 +134,40 @@ for (const backend of backends) {
       expect((await book('other@clinic.example', '100.64.8.1', demoTime(3, 1))).outcome).toBe(
         'held',
       );
+    });
+
+    it('a quarantined enquiry keeps its chosen time without holding it, and holds it on release only if still free', async () => {
+      const release = (reference: string) =>
+        releaseSpam(database.db, reference, {
+          webhookUrls: [],
+          onReleased: (tx, leadId) => announceReleased(tx, settings, leadId, Date.now()),
+        });
+      const referenceOf = async (bookingId: string) => {
+        const [row] = await database.db
+          .select({ reference: leads.reference })
+          .from(demoBookings)
+          .innerJoin(leads, eq(leads.id, demoBookings.leadId))
+          .where(eq(demoBookings.id, bookingId));
+        return row!.reference;
+      };
+      // Answered as a lead's booking, but the time is not held: a visitor books it at once.
+      const kept = await book('human@clinic.example', '100.64.9.1', demoTime(3, 4), 'Human', 'x');
+      expect(kept).toMatchObject({ outcome: 'held', booking: { status: 'requested' } });
+      const taken = await book('quick@clinic.example', '100.64.10.1', demoTime(3, 4));
+      expect(taken.outcome).toBe('held');
+      // Another quarantined enquiry's time, still free when the operator releases it: held then.
+      const free = await book('later@clinic.example', '100.64.11.1', demoTime(3, 5), 'Later', 'x');
+      expect(await release(await referenceOf(bookingId(free)))).toBe('released');
+      expect(await release(await referenceOf(bookingId(kept)))).toBe('released');
+      const statusOf = async (id: string) =>
+        (await database.db.select().from(demoBookings).where(eq(demoBookings.id, id)))[0]!.status;
+      expect(await statusOf(bookingId(free))).toBe('held');
+      expect(await statusOf(bookingId(kept))).toBe('expired');
+      await drain();
+      expect(mailsToOf(smtp, 'later@clinic.example').map(confirmedBookingOf)).toEqual([
+        bookingId(free),
+      ]);
+      expect(mailsToOf(smtp, 'human@clinic.example')).toEqual([]);
     });
   });
 }

@@ -6,10 +6,12 @@ import { leads } from '../contact';
 /**
  * A demo booking is `booked` (live), `held` (live until `held_until`, waiting for the visitor to
  * confirm by e-mail, `DEMO_CONFIRM_EMAIL`), `cancelled`, or `expired` (a hold that lapsed and was
- * released for another booking). Cancelled and expired rows, and holds past `held_until`, free
- * their time.
+ * released for another booking), or `requested`: the time a quarantined enquiry chose, kept
+ * without holding it (it blocks nobody) until an operator releases the enquiry, which then holds or
+ * books it if it is still free (announceReleased). Cancelled, expired and requested rows, and holds
+ * past `held_until`, free their time.
  */
-export type DemoBookingStatus = 'booked' | 'held' | 'cancelled' | 'expired';
+export type DemoBookingStatus = 'booked' | 'held' | 'cancelled' | 'expired' | 'requested';
 
 /**
  * Demos booked from an enquiry's confirmation. The database guarantees that a host has
@@ -41,7 +43,10 @@ export const demoBookings = pgTable(
      * unlapsed holds per group; null when booked without a client.
      */
     clientGroup: text('client_group'),
-    /** When a `held` booking lapses unless confirmed; null for every other status. */
+    /**
+     * When a `held` booking lapses unless confirmed; for a `requested` one, when the page stops
+     * showing it as held (as a lead's hold would lapse); null for every other status.
+     */
     heldUntil: timestamp('held_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -176,8 +176,8 @@ for (const backend of backends) {
       const booked = await bookDemo(database.db, confirmOff, spamBooked, friday10 + hour, now);
       expect(booked.outcome).toBe('booked');
       expect([...(await jobsOf(spamHeld)), ...(await jobsOf(spamBooked))]).toEqual([]);
-      // Resending or correcting the address sends nothing either.
-      expect(await resendProofRequest(database.db, confirmOn, spamHeld, now)).toBe('not-sent');
+      // Its time is kept, not held: resending sends nothing either.
+      expect(await resendProofRequest(database.db, confirmOn, spamHeld, now)).toBe('not-held');
       expect(await jobsOf(spamHeld)).toEqual([]);
 
       const release = (settings: BookingSettings) => ({

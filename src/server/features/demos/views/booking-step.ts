@@ -5,7 +5,7 @@ import { offerDays, type BookingOffer } from '@/lib/demo/offer';
 import { leads } from '../../contact';
 import { getDemoEnv, getDemoRuntime, type DemoSiteEnv } from '../env';
 import type { Runtime } from '../../../platform/runtime';
-import { currentBooking } from '../bookings';
+import { currentBooking, requestedBooking } from '../bookings';
 import { bookingSettings, isBookingOn } from '../rules';
 import { issueBookingToken, verifyBookingToken } from '../tokens';
 import type { BookingSettings, DemoStep } from '../types';
@@ -75,7 +75,12 @@ export async function demoStep(
   const { db, secret } = runtime;
   const leadId = verifyBookingToken(token, secret);
   if (!leadId) return { kind: 'none' };
-  const booking = await currentBooking(db, leadId, now);
+  // A quarantined enquiry's requested time shows as a lead's booking or hold would (a bot reads
+  // no verdict).
+  const requested = await requestedBooking(db, leadId, now);
+  const booking =
+    (await currentBooking(db, leadId, now)) ??
+    (requested && { ...requested, status: env.DEMO_CONFIRM_EMAIL ? 'held' : 'booked' });
   if (booking?.status === 'held')
     return {
       kind: 'held',
