@@ -9,9 +9,13 @@ import type { TestSmtpServer } from './smtp';
 /**
  * A queue worker running the site's own job registrations (wiring/jobs.ts: every e-mail through
  * the suppression gate) on `database`, e-mailing through the test server `smtp`, with `meera` as
- * the demo host and the test secret as `FORM_SECRET`.
+ * the demo host and the test secret as `FORM_SECRET`; `more` adds variables (e.g. `WEBHOOK_URLS`).
  */
-export function siteWorker(database: Database, smtp: TestSmtpServer) {
+export function siteWorker(
+  database: Database,
+  smtp: TestSmtpServer,
+  more: Record<string, string> = {},
+) {
   const env = getSiteEnv({
     SMTP_URL: smtp.url,
     LEADS_TO,
@@ -19,6 +23,7 @@ export function siteWorker(database: Database, smtp: TestSmtpServer) {
     FORM_SECRET: TEST_SECRET,
     SITE_URL: 'http://localhost:3000',
     DEMO_HOSTS: JSON.stringify([meera]),
+    ...more,
   } as unknown as NodeJS.ProcessEnv);
   return createWorker(database.db, jobHandlers(database, env), { pollMs: 50 });
 }

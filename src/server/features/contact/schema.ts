@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
 import { canonicalAddressSql } from '../../platform/people/canonical-address';
-import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * How an enquiry was judged: `lead` (e-mailed to the provider) or `spam` (it tripped a bot signal:
@@ -87,3 +87,27 @@ export const visitSourceColumns = {
   utmMedium: leads.utmMedium,
   utmCampaign: leads.utmCampaign,
 };
+
+/**
+ * The address an enquiry was first sent with, kept when its visitor corrected it (the booking
+ * page's "wrong address?"): what was shared under that first address, the enquiry as sent
+ * (`enquiry`, as a person's copy shows one) and whether it was delivered, so that the first
+ * address's owner can still get a copy of it and have it erased, and only that: never the
+ * enquiry's later data under the corrected address. Deleted with the enquiry.
+ */
+export const firstAddresses = pgTable(
+  'lead_first_addresses',
+  {
+    id: uuid('id').primaryKey(),
+    leadId: uuid('lead_id')
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    /** The enquiry as it was sent under `email` (the fields of a copy's enquiry). */
+    enquiry: jsonb('enquiry').$type<Record<string, unknown>>().notNull(),
+    /** Whether it had been delivered (to the sales inbox and webhooks) under `email`. */
+    delivered: boolean('delivered').notNull(),
+    correctedAt: timestamp('corrected_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('lead_first_addresses_email_lower_idx').on(sql`lower(${table.email})`)],
+);

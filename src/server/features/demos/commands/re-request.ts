@@ -2,6 +2,8 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../platform/db';
+import { addressKeys } from '../../../platform/people/address-hash';
+import { getSiteSecret } from '../../../platform/security/site-secret';
 import { correctEnquiryAddress, leads } from '../../contact';
 import { currentBooking } from '../bookings';
 import { upcomingOfEmail } from '../limits';
@@ -106,7 +108,12 @@ export async function correctHeldAddress(
       .set({ status: 'cancelled', heldUntil: null, updatedAt: sql`now()` })
       .where(sql`${demoBookings.id} = ${booking.id} and ${demoBookings.status} = 'held'`)
       .returning({ id: demoBookings.id });
-    if (!dropped || !(await correctEnquiryAddress(tx, leadId, email))) return 'not-held';
+    const keys = addressKeys(email, settings.secret ?? (await getSiteSecret(tx)));
+    if (
+      !dropped ||
+      !(await correctEnquiryAddress(tx, leadId, email, keys, new Date(now), settings.webhookUrls))
+    )
+      return 'not-held';
     const [renewed] = await tx
       .insert(demoBookings)
       .values({
