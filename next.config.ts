@@ -13,6 +13,8 @@ const nextConfig: NextConfig = {
   outputFileTracingIncludes: {
     '/**': [
       './drizzle/**/*',
+      // The site dumps its PGlite for `leads backup` with pglite-tools' pg_dump (a WebAssembly file).
+      './node_modules/@electric-sql/pglite-tools/dist/**/*',
       './node_modules/@fontsource/inter/files/inter-latin-400-normal.woff',
       './node_modules/@fontsource/inter/files/inter-latin-700-normal.woff',
     ],
@@ -25,7 +27,14 @@ const nextConfig: NextConfig = {
   compress: true,
   // node-ical: its rrule-temporal dependency pulls @js-temporal/polyfill, whose JSBI import breaks
   // when bundled (`s.BigInt is not a function` at build); loaded from node_modules instead.
-  serverExternalPackages: ['@electric-sql/pglite', 'pino', 'prom-client', 'node-ical'],
+  // pglite-tools: its pg_dump.wasm is read beside its module (import.meta.url), as PGlite's files are.
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    '@electric-sql/pglite-tools',
+    'pino',
+    'prom-client',
+    'node-ical',
+  ],
   experimental: {
     // An enquiry is at most ~26 KB of UTF-8; src/proxy.ts refuses larger server-action bodies with
     // 413 before Next.js reads them, and this stays as Next.js's own bound.

@@ -337,7 +337,7 @@ test('posts the demo request and the page the visitor came from as hidden fields
 test.describe('typed before the framework has hydrated', () => {
   /**
    * Holds the framework's files back (they are asked for on the visitor's first interaction:
-   * scripts/serve/loader.mjs) until the returned function is called, so that the visitor types
+   * src/lib/page-loader.ts) until the returned function is called, so that the visitor types
    * before the page hydrates; those asked for after come at once.
    */
   async function holdFramework(page: Page): Promise<() => void> {

@@ -42,7 +42,7 @@ export const test = base.extend({
 /**
  * Makes the first interaction a visitor would, then waits until React has hydrated `page` (its root
  * is attached to the body). The public pages load the framework's scripts only on the visitor's
- * first press, touch, key or focus (scripts/serve/loader.mjs), so what only JavaScript adds (arrow
+ * first press, touch, key or focus (src/lib/page-loader.ts), so what only JavaScript adds (arrow
  * keys between the product tabs) works from then on; links and forms work before. The interaction
  * is a press of Shift: a key that moves no focus, clicks nothing and scrolls nothing.
  * @param message what the poll's failure names (e.g. the path)

@@ -7,7 +7,7 @@ import { onDemandPaths } from '../src/content/routes';
 /**
  * The speed budget's browser side (docs/performance.md, DESIGN.md §14): every page asks for no
  * script before it has loaded (prerendered pages: scripts/build/defer-scripts.ts; pages rendered
- * per request: the server's rewrite, scripts/serve/deferred-html.mjs), only the visit beacon and the
+ * per request: the seam's rewrite, src/seam/page-rewrite.ts), only the visit beacon and the
  * page script after, and the framework's scripts only on the visitor's first interaction, after
  * which the page hydrates; the visit beacon goes after `load`, and again on a client-side
  * navigation; the navigation, the product tabs and the forms work with JavaScript on and off.

@@ -284,7 +284,7 @@ test('links prefetch prerendered pages, but not the contact form nor the page be
   await page.goto('/');
   await page.waitForLoadState('networkidle');
   // Nothing is prefetched before the framework starts, on the visitor's first interaction
-  // (scripts/serve/loader.mjs); until then a link loads its page as a plain link does.
+  // (src/lib/page-loader.ts); until then a link loads its page as a plain link does.
   expect(prefetched).toEqual([]);
   await expectHydrated(page);
   // The hero's "Schedule a Demo" link (and the header's, from 600 px) and the logo are in view;

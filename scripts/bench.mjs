@@ -8,12 +8,14 @@
 //    HTTPS and HTTP/2 (the site through a TLS edge in front of the instance);
 //  - HTML throughput and latency (autocannon, loopback) and the enquiry submission rate;
 //  - the console's sign-in answer for an operator and a stranger, with a relay taking 1 s a mail.
-//  - page-view beacons a second on PGlite and PostgreSQL (scripts/bench/beacons.mjs).
+//  - page-view beacons a second on PGlite and PostgreSQL (scripts/bench/beacons.mjs);
+//  - the instance's resident memory (RSS) at rest and after the HTTP load and the enquiries.
 // Writes bench-results/latest.json; exits 1 when a budget is missed.
 // Options: --skip-build (reuse .next-bench), --runs N, --only /path[,/path], --no-empty, --no-load,
 // --no-observed (skip the runs with applied throttling),
 // --direct (Lighthouse over plain HTTP/1.1 to the instance, without the TLS edge),
 // --beacons (only the page-view beacon figures, PGlite and PostgreSQL: see scripts/bench/beacons.mjs).
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +47,7 @@ import {
   pgliteSocket,
 } from './bench/beacons.mjs';
 import { measureLoad } from './bench/http-load.mjs';
+import { listeningProcess, residentMB } from './bench/memory.mjs';
 import { documentBytes, PUBLIC_ROUTES } from './bench/document-bytes.mjs';
 import { startEdge, startNoJsCopy } from './bench/nginx-edge.mjs';
 import { lighthouseMedian } from './bench/lighthouse.mjs';
@@ -115,8 +118,26 @@ async function measureEmptyPage() {
   }
 }
 
+/**
+ * Creates the site's PGlite database in the bench's DATA_DIR with the release step (`npm run
+ * db:migrate`, as compose's `migrate` job runs it before the instances), so that the instance
+ * opens an existing database as a running site does. Creating one (PostgreSQL's initdb, in
+ * WebAssembly) grows PGlite's memory by some 500 MB, which WebAssembly never gives back, so an
+ * instance that created its own would report that as its resident memory (docs/performance.md,
+ * "Memory"). Throws when the step fails.
+ */
+function createDatabase(env) {
+  const step = spawnSync(
+    path.join(repo, 'node_modules', '.bin', 'tsx'),
+    ['--conditions=react-server', path.join(repo, 'scripts', 'db-migrate.mts')],
+    { cwd: repo, env: { ...process.env, ...env, DATA_DIR: dataDir }, stdio: 'inherit' },
+  );
+  if (step.status !== 0) throw new Error(`npm run db:migrate failed (exit ${step.status})`);
+}
+
 /** Starts the site built in `distDir` (and its edge); `stop` stops both. */
 async function startSite(env) {
+  createDatabase({ ...env, LOG_LEVEL: 'warn' });
   // As `npm start` runs it: the standalone bundle, with brotli (scripts/start.mjs).
   const server = await startNext(
     repo,
@@ -186,6 +207,23 @@ async function measureBeaconFigures(server) {
   );
 }
 
+/**
+ * The resident memory (MB) of the process of `server` that listens on its port, now, into
+ * `results.memory[key]`; reported, not judged (no budget yet). A failure to read it (no /proc) is
+ * recorded in its place and does not stop the bench.
+ */
+function recordMemory(server, key, label) {
+  results.memory ??= {};
+  try {
+    results.memory.pid ??= listeningProcess(server.pid, Number(new URL(server.url).port));
+    results.memory[key] = residentMB(results.memory.pid);
+    console.log(`Resident memory ${label}: ${fmt(results.memory[key])} MB`);
+  } catch (error) {
+    results.memory[`${key}Error`] = String(error instanceof Error ? error.message : error);
+    console.log(`Resident memory ${label}: not measured (${results.memory[`${key}Error`]})`);
+  }
+}
+
 /** `--beacons`: builds (unless --skip-build), starts the site on PGlite and measures only the beacons. */
 async function measureBeaconsOnly() {
   const env = { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
@@ -220,6 +258,11 @@ async function measureSite() {
   const { server, edge, stop } = await startSite(env);
   const noJs = await startNoJsCopy(server.url, routes, path.join(repo, distDir, 'static'));
   try {
+    section('Resident memory of the instance (RSS, /proc/<pid>/status)');
+    // At rest: started, and each public page asked for once, so its route module is loaded.
+    for (const route of PUBLIC_ROUTES) await (await fetch(`${server.url}${route}`)).arrayBuffer();
+    recordMemory(server, 'atRestMB', 'at rest (after one request of each page)');
+
     section('HTML document on the wire (HTTP/1.1, Accept-Encoding: br, gzip; headers included)');
     const referenceEdge = await startEdge([new URL(server.url).host]);
     results.documents = [];
@@ -328,6 +371,7 @@ async function measureSite() {
         `${e.accepted}/${e.posted} accepted, ${fmt(e.enquiriesPerSecond, 1)} enquiries/s (p50 ${fmt(e.latencyP50Ms)} ms, p99 ${fmt(e.latencyP99Ms)} ms); form loads ${fmt(e.formLoadsPerSecond, 1)}/s`,
       );
       if (Object.keys(e.refused).length) console.log('refused:', e.refused);
+      recordMemory(server, 'afterLoadMB', 'after the HTTP load and the enquiries');
 
       await measureBeaconFigures(server);
     }
@@ -360,6 +404,10 @@ async function measureAll() {
   console.log(
     `Load average: ${results.loadAverageAtStart.toFixed(1)} at start, ${results.loadAverageAtEnd.toFixed(1)} at end (${results.cpus} CPUs)`,
   );
+  if (results.memory)
+    console.log(
+      `Resident memory of the instance (pid ${results.memory.pid ?? '—'}): ${fmt(results.memory.atRestMB)} MB at rest, ${fmt(results.memory.afterLoadMB)} MB after its load${options['no-load'] ? ' (--no-load: not loaded)' : ''}`,
+    );
 
   section('Budgets');
   results.misses = {};

@@ -21,6 +21,7 @@
  *   demos                     upcoming demos: reference, time (DEMO_TIMEZONE and UTC), host, visitor
  *   cancel <reference>        cancel that enquiry's upcoming demo as the visitor would (e-mails, webhooks)
  *   operators list|add|role|remove   who may sign in to the console (/admin), and their role
+ *   backup [file], restore <file>, held   backups of the database (scripts/leads-backup.ts)
  * Acts on enquiries, demos and operators are written to the console's audit log as `cli`.
  * Uses the site's configuration (DATABASE_URL, or PGlite in DATA_DIR: through the running site's
  * Unix socket when it runs, since PGlite allows one process). Runs under tsx with the
@@ -52,10 +53,13 @@ import { eraseAs } from '@/server/wiring/erasure';
 import { assessReadiness, healthDetails } from '@/server/wiring/readiness';
 import { releaseTargets } from '@/server/wiring/release';
 import { installFunnelCounting } from '@/server/wiring/funnel';
+import { verifiedSiteSecret } from '@/server/platform/security/key-fingerprint';
+import { addBackupCommands } from './leads-backup';
 
 /**
  * Runs `task` on the site's database and closes it. With PGlite, a running site's socket in
- * DATA_DIR is used when it answers (the site keeps PGlite), else PGlite is opened here.
+ * DATA_DIR is used when it answers (the site keeps PGlite), else PGlite is opened here. Refuses
+ * (SiteKeyMismatchError) a key that is not the database's.
  */
 async function withDatabase(task: (database: Database) => Promise<void>): Promise<void> {
   const env = getEnv();
@@ -68,6 +72,8 @@ async function withDatabase(task: (database: Database) => Promise<void>): Promis
   });
   try {
     await database.migrate();
+    // Acting under another key than the database's would break every hash and link: refuse.
+    await verifiedSiteSecret(database.db, env.FORM_SECRET);
     await task(database);
   } finally {
     await database.close();
@@ -390,6 +396,8 @@ operatorsCommand
   .action((email: string) =>
     withDatabase(async ({ db }) => reportChange(email, await removeOperator(db, CLI_ACTOR, email))),
   );
+
+addBackupCommands(program, withDatabase);
 
 program.parseAsync().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

@@ -30,7 +30,7 @@ for (const width of widths) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   for (const route of routes) {
     await page.goto(baseURL + route, { waitUntil: 'load' });
-    // The page script runs after `load` (scripts/serve/loader.mjs): scrolling before it has
+    // The page script runs after `load` (src/lib/page-loader.ts): scrolling before it has
     // looked at the page would leave the reveals below the fold pending, and blank in the picture.
     await page
       .waitForFunction(() => !document.querySelector('[data-reveal=""]'), { timeout: 10_000 })

@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { cruise, type ICruiseResult, type IViolation } from 'dependency-cruiser';
 import type { IForbiddenRuleType } from 'dependency-cruiser';
@@ -92,6 +95,22 @@ const forbidden: IForbiddenRuleType[] = [
     severity: 'error',
     from: { path: '^src/server/' },
     to: { path: '^src/(components|app)/' },
+  },
+  {
+    name: 'seam-stands-alone',
+    comment:
+      "The seam runs outside Next.js's bundle: it imports src/lib and itself only (no server-only code).",
+    severity: 'error',
+    from: { path: '^src/seam/' },
+    to: { path: ['^src/(server|components|app|content)/', 'node_modules/server-only/'] },
+  },
+  {
+    name: 'no-diagnostics-channel',
+    comment:
+      "Nothing hooks Node's HTTP diagnostics channel (documented as experimental): the seam owns the path.",
+    severity: 'error',
+    from: { path: '^src/' },
+    to: { path: 'diagnostics_channel$' },
   },
   {
     name: 'content-is-data',
@@ -191,4 +210,99 @@ describe('architecture', () => {
     expect([...violations, ...cycles]).toEqual([]);
     expect(output.summary.totalCruised).toBeGreaterThan(100);
   });
+
+  it('keeps run time off the framework: no patched http.createServer, no diagnostics channel, no read of .next/server', () => {
+    const findings = [...sourceFiles('src'), ...sourceFiles('scripts')].flatMap((file) =>
+      runtimeFindings(
+        file,
+        !file.startsWith('scripts/build/') && !file.startsWith('scripts/bench'),
+      ),
+    );
+    console.log(`run-time rules: ${findings.length} findings`);
+    expect(findings).toEqual([]);
+  });
+
+  it('its run-time rules see what they refuse (a fixture of each)', () => {
+    const fixture = [
+      "import { subscribe } from 'node:diagnostics_channel';",
+      "const dc = require('diagnostics_channel');",
+      'http.createServer = function () {};',
+      "readFileSync(path.join(distDir, 'server', 'app-paths-manifest.json'));",
+      "const file = '.next/server/app/index.html';",
+    ].join('\n');
+    const found = scan('fixture.ts', fixture, true);
+    expect(found).toHaveLength(6);
+  });
 });
+
+/** The TypeScript and JavaScript files under `folder` (tests and type declarations left out). */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(m?ts|tsx|m?js)$/.test(file) && !/\.(test|d)\.m?tsx?$/.test(file))
+    .map((file) => path.join(folder, file).split(path.sep).join('/'));
+}
+
+/** The findings of {@link scan} in one file on disk. */
+function runtimeFindings(file: string, runtime: boolean): string[] {
+  return scan(file, readFileSync(file, 'utf8'), runtime);
+}
+
+/** Names of Next.js's build files under `.next/server/` that run time must not read. */
+const NEXT_SERVER_FILES =
+  /(^|\/)\.next\/server\b|server-reference-manifest|app-paths-manifest|required-server-files|prerender-manifest|routes-manifest/;
+
+/**
+ * What a file does that the seam's rules refuse, found in its syntax tree (not by grep, so
+ * comments and docs do not count): an import or `require` of `diagnostics_channel`, an assignment
+ * to any `….createServer`, and, in run-time code (`runtime`), a string naming one of Next.js's
+ * build files under `.next/server/` or a `path.join`/`path.resolve` through a `'server'` folder.
+ */
+function scan(file: string, text: string, runtime: boolean): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const at = (node: ts.Node, what: string) =>
+    found.push(
+      `${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${what}`,
+    );
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isImportDeclaration(node) &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      /diagnostics_channel$/.test(node.moduleSpecifier.text)
+    )
+      at(node, 'imports diagnostics_channel');
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression.getText(source);
+      const [first] = node.arguments;
+      if (
+        callee === 'require' &&
+        first &&
+        ts.isStringLiteral(first) &&
+        /diagnostics_channel$/.test(first.text)
+      )
+        at(node, 'requires diagnostics_channel');
+      if (
+        runtime &&
+        /^path\.(join|resolve)$/.test(callee) &&
+        node.arguments.some((arg) => ts.isStringLiteral(arg) && arg.text === 'server')
+      )
+        at(node, "builds a path through Next.js's server folder");
+    }
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isPropertyAccessExpression(node.left) &&
+      node.left.name.text === 'createServer'
+    )
+      at(node, 'patches createServer');
+    if (
+      runtime &&
+      (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) &&
+      NEXT_SERVER_FILES.test(node.text)
+    )
+      at(node, `names a build file of Next.js: ${node.text}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}

@@ -37,7 +37,8 @@ export function buildNext(cwd, env) {
 /**
  * Starts `next start` (or `script`) on `port` in its own process group and waits until `/` answers; throws
  * when something already answers on `port` (it would be measured instead) or the server exits.
- * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ * `pid` is the process started (the server's own, or the start script's above it).
+ * @returns {Promise<{ url: string, pid: number, stop: () => Promise<void> }>}
  */
 export async function startNext(cwd, port, env, { timeoutMs = 60_000, script } = {}) {
   const url = `http://127.0.0.1:${port}`;
@@ -83,7 +84,7 @@ export async function startNext(cwd, port, env, { timeoutMs = 60_000, script } =
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
     try {
       const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(5_000) });
-      if (response.ok) return { url, stop };
+      if (response.ok) return { url, pid: /** @type {number} */ (child.pid), stop };
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 300));
   }

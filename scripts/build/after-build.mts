@@ -5,12 +5,13 @@
 //    defers the scripts of each prerendered page (defer-scripts.ts): one inline loader per page that
 //    runs the beacon and the page script after `load` and the framework's scripts on the first
 //    interaction, Next.js's inline payload moved into a file of its own under `static/`.
-// 2. Writes the CSP manifest (hashes of each prerendered page's inline scripts, from the rewritten
-//    pages) into the build.
+// 2. Writes the site manifest (./site-manifest.ts: the hashes of each prerendered page's inline
+//    scripts, from the rewritten pages, the server actions, the API routes, the refusal pages and
+//    the resolved config) into the build: run time reads no file of Next.js's by path.
 // 3. Precompresses the prerendered pages with brotli (precompress.ts), for `npm start`.
 // 4. Completes the standalone bundle: the manifests, `.next/static` and `public/` (if any), which `next build`
-//    leaves out of `.next/standalone` (a CDN may serve them; here the server does), and the
-//    server's wrapper (scripts/serve/, as `serve/`; its entry `serve/start.mjs`).
+//    leaves out of `.next/standalone` (a CDN may serve them; here the server does), and its entry,
+//    the seam in front of Next.js (./seam.ts: src/seam/server.ts bundled as `serve/start.mjs`).
 // Exits non-zero, so the build fails, when any of it cannot be done.
 import {
   cpSync,
@@ -22,11 +23,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import {
-  CSP_MANIFEST_FILE,
-  createCspManifest,
-} from '../../src/server/platform/security/csp-manifest';
-import { atLoadScripts, LOADER_MANIFEST_FILE } from '../serve/loader.mjs';
+import { SITE_MANIFEST_FILE } from '../../src/seam/site-manifest';
+import { atLoadScripts, LOADER_MANIFEST_FILE } from '../../src/lib/page-loader';
+import { buildSeam } from './seam';
+import { createSiteManifest } from './site-manifest';
 import { buildBeacon, buildPageScript } from './beacon';
 import { DEFERRED_FOLDER, deferScripts } from './defer-scripts';
 import { precompressPages, readBodies, staticTextFiles } from './precompress';
@@ -61,11 +61,13 @@ for (const file of pageFiles) {
 }
 console.log(`Scripts deferred to the first interaction on ${pageFiles.length} prerendered pages.`);
 
-const manifest = createCspManifest(distDir);
+const manifest = createSiteManifest(distDir);
 const json = JSON.stringify(manifest);
-writeFileSync(path.join(distDir, CSP_MANIFEST_FILE), json);
+writeFileSync(path.join(distDir, SITE_MANIFEST_FILE), json);
 console.log(
-  `CSP manifest: ${Object.keys(manifest.pages).length} prerendered pages (build ${manifest.buildId}).`,
+  `Site manifest: ${Object.keys(manifest.pages).length} prerendered pages, ` +
+    `${manifest.serverActionIds.length} server actions, ${manifest.apiRoutes.length} API routes ` +
+    `(build ${manifest.buildId}).`,
 );
 
 if (!existsSync(path.join(standalone, 'server.js')))
@@ -73,13 +75,10 @@ if (!existsSync(path.join(standalone, 'server.js')))
     `${standalone}/server.js is missing: next.config.ts must set output: 'standalone'`,
   );
 const bundledDist = path.join(standalone, path.relative(root, distDir));
-writeFileSync(path.join(bundledDist, CSP_MANIFEST_FILE), json);
+writeFileSync(path.join(bundledDist, SITE_MANIFEST_FILE), json);
 writeFileSync(path.join(bundledDist, LOADER_MANIFEST_FILE), loaderManifest);
-const serveDir = path.join(root, 'scripts', 'serve');
 rmSync(path.join(standalone, 'serve'), { recursive: true, force: true });
-mkdirSync(path.join(standalone, 'serve'));
-for (const file of readdirSync(serveDir).filter((name) => name.endsWith('.mjs')))
-  cpSync(path.join(serveDir, file), path.join(standalone, 'serve', file));
+await buildSeam(path.join(standalone, 'serve', 'start.mjs'));
 // `next build` copied the pages into the bundle before they were rewritten; a server run before
 // this step may have cached the originals in the bundle (Next.js 16.4's route cache): dropped.
 rmSync(path.join(bundledDist, 'server', 'route-cache'), { recursive: true, force: true });

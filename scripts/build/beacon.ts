@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { DEFERRED_FOLDER } from '../serve/loader.mjs';
+import { DEFERRED_FOLDER } from '../../src/lib/page-loader';
 
 /** The beacon's budget, gzip-compressed (bytes). */
 export const BEACON_MAX_GZIP_BYTES = 1024;

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inlineScriptHashes, scriptHash } from '@/lib/security/inline-scripts';
 import { deferScripts, LOADER } from './defer-scripts';
-import { FIRST_PAINT_WAIT_MS, HYDRATE_AT_LOAD_ATTRIBUTE } from '../serve/loader.mjs';
+import { FIRST_PAINT_WAIT_MS, HYDRATE_AT_LOAD_ATTRIBUTE } from '../../src/lib/page-loader';
 
 /** The shape of a page prerendered by Next.js 16 (Turbopack), shortened. */
 const page = [

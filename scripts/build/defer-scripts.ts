@@ -12,7 +12,7 @@
 // The step refuses (throws) when a page does not have the shape it knows, so that a Next.js
 // upgrade that changes the markup fails the build and its tests instead of shipping a page that
 // never hydrates. The loader and the tag parser are shared with the server's rewrite of pages
-// rendered per request (scripts/serve/loader.mjs).
+// rendered per request (src/lib/page-loader.ts).
 import { createHash } from 'node:crypto';
 import {
   createHtmlScanner,
@@ -21,7 +21,7 @@ import {
   LOADER,
   loaderTag,
   scriptKind,
-} from '../serve/loader.mjs';
+} from '../../src/lib/page-loader';
 
 export { DEFERRED_FOLDER, LOADER };
 

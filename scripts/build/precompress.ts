@@ -2,7 +2,7 @@
 // most, prepared once at build instead of on every request: the prerendered pages (after
 // defer-scripts.ts rewrote them) and the script and style files under `static/`. Each compressed
 // body goes into a folder of its own, `<distDir>/precompressed/`, named by the SHA-256 of the
-// uncompressed body, with `index.json` listing them; scripts/serve/brotli.mjs serves a response
+// uncompressed body, with `index.json` listing them; the seam (src/seam/compression.ts) serves a response
 // from there when its body matches one (docs/performance.md).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -24,7 +24,9 @@ export const consoleText = {
     invalid: 'Enter an e-mail address such as name@hospital.example.',
     linkFailed: 'That sign-in link has expired or was already used. Ask for a new one below.',
     fresh:
-      'That needs a sign-in from the last 15 minutes. Ask for a new link: it brings you back to the page, with what you entered.',
+      'That needs a sign-in from the last 15 minutes. We have e-mailed you a new link: it brings you back to confirm what you asked, for you alone, within 25 minutes.',
+    freshLimited:
+      'That needs a sign-in from the last 15 minutes, and too many links were asked for. Wait 15 minutes, then try again.',
     confirmTitle: 'Sign in to the sales console',
     confirmIntro:
       'Press the button to sign in on this device. The link works once, within 10 minutes of being sent.',
@@ -49,8 +51,12 @@ export const consoleText = {
   },
   mail: {
     subject: 'Your sign-in link for the Nirmaya sales console',
-    text: (url: string) =>
-      `Open this link to sign in to the sales console:\n\n${url}\n\nIt works once, within 10 minutes. If you did not ask for it, ignore this e-mail.`,
+    /** `opens`: which page the link opens (opensHome or opensPending). */
+    text: (url: string, opens: string) =>
+      `Open this link to sign in to the sales console:\n\n${url}\n\n${opens}\n\nIt works once, within 10 minutes. If you did not ask for it, ignore this e-mail.`,
+    opensHome: (home: string) => `It opens the console's home page (${home}).`,
+    opensPending: (act: string) =>
+      `It opens a page where you confirm what you asked for on a sign-in older than 15 minutes: ${act}. Nothing is done until you press Confirm there.`,
   },
 } as const;
 
@@ -132,13 +138,15 @@ export const consoleNotices: Record<string, string> = {
   refused: 'Only an admin may do that; nothing changed.',
   erased:
     'Erased: every enquiry and demo of that address is gone, receivers are told (lead.erased) and the address is suppressed.',
+  'erase-operator':
+    'Refused: this address belongs to an operator of the console, and erasing it would stop them signing in (anyone can type an operator’s address into a form). Nothing was erased. If the operator is leaving, remove them on the Operators page first.',
   'erase-waiting':
     'The live demo is cancelled, but its cancellations are still being sent; nothing is erased yet. Erase again in a minute.',
   assigned: 'Request assigned.',
   replied: 'Reply queued for e-mail; the request is closed and its address and details erased.',
   'already-closed': 'That request is already closed; nothing changed.',
   'closed-abusive':
-    'The ticked requests are closed as abusive: their addresses and details are erased, one audit row each.',
+    'The ticked requests are closed as abusive: each requester is told by e-mail, their addresses and details are erased, one audit row each.',
   'nothing-closed': 'Nothing closed (none ticked, or already closed).',
   'reply-invalid':
     'Write a reply of at most 10,000 characters, without control characters; nothing was sent.',
@@ -158,7 +166,7 @@ export const privacyConsoleText = {
   closeAbusive: {
     label: (reference: string) => `Close ${reference} as abusive`,
     submit: 'Close the ticked requests as abusive',
-    hint: 'For requests judged abusive (a flood of grievances, say): each is closed without an answer, its address and details erased, and audited.',
+    hint: 'For requests judged abusive (a flood of grievances, say): each is closed without acting on it, its requester told so by e-mail (with how to have it dealt with after all), its address and details erased, and audited. Needs a sign-in from the last 15 minutes.',
   },
   closedHead: ['Reference', 'Kind', 'Verified', 'Due', 'Closed', 'Outcome', 'Handled by'],
   kinds: {
@@ -189,6 +197,13 @@ export const privacyConsoleText = {
     assignedTo: 'Assigned to',
     email: 'Their address',
     details: 'What they wrote',
+    addition: 'Added',
+    /** How an addition reached the grievance (its provenance), under its date. */
+    additionBy: {
+      form: 'sent through the form; the address was not proved again',
+      link: 'confirmed by a link e-mailed to the address',
+      unknown: 'appended before additions were kept apart: provenance unknown',
+    },
     closed: 'Closed',
     outcome: 'Outcome',
     tombstone:
@@ -206,6 +221,9 @@ export const privacyConsoleText = {
     hint: 'Plain text, e-mailed from the site’s address with replies going to the grievance officer. Sending it closes the request and erases its address and details.',
     submit: 'Send the reply and close the request',
   },
+  /** The reply each requester gets when an admin closes their request as abusive. */
+  abusiveNotice:
+    'We have closed this request without acting on it: it came with many others in a short time, which we judged to be an abuse of our privacy form. If you made it yourself and meant it, reply to this e-mail and our Grievance Officer will deal with it.',
   mail: {
     subject: (reference: string) => `Your privacy request ${reference}`,
     text: (reference: string, reply: string) =>

@@ -9,14 +9,11 @@ export const bookingNotices: Record<string, string> = {
     'Too many booking attempts from your connection. Please wait a few minutes and try again.',
   unavailable: 'Booking is unavailable for a moment. Please try again.',
   expired: 'The time we held for you has passed, and it is no longer free. Please pick another.',
-  'client-cap':
-    'Your connection already has the most upcoming demos we book for one place; use the link in their e-mails to move one, or write to us.',
+  /**
+   * Past either cap of upcoming demos (the e-mail address's or the connection's) without
+   * confirmation by e-mail: one sentence for both, naming no day or time, so it never tells
+   * whoever typed an address whether that address has a demo.
+   */
+  capped:
+    'We cannot book another demo here just now: we book only a few upcoming demos per e-mail address and per connection. If you already booked one, the e-mails we sent hold the link to see, move or cancel it; or write to us.',
 };
-
-/**
- * The notice past the per-e-mail cap when bookings are not confirmed by e-mail
- * (`DEMO_CONFIRM_EMAIL=0`): it names no day or time, only where the link is. With confirmation on,
- * that booking gets the page of any hold instead.
- */
-export const emailCapNotice =
-  'This e-mail address already has an upcoming demo with us; the e-mails we sent to it hold the link to see, move or cancel it.';

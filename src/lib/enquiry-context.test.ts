@@ -49,7 +49,7 @@ describe('readEnquiryContext', () => {
     });
   });
 
-  it("keeps the visit's source, cleaned: a path, tags in lower case cut to 64 characters", () => {
+  it("keeps the visit's source, cleaned: a path, a host name, tags as labels cut to 64 characters", () => {
     expect(
       readEnquiryContext(
         form({
@@ -66,12 +66,13 @@ describe('readEnquiryContext', () => {
       landingPage: '/products/0',
       referrerHost: 'news.example',
       utmSource: 'newsletter',
-      utmMedium: 'e mail',
+      utmMedium: 'e-mail',
       utmCampaign: `w${'i'.repeat(63)}`,
     });
     expect(readEnquiryContext(form({ landingPage: 'https://evil.example/' })).landingPage).toBe(
       null,
     );
+    expect(readEnquiryContext(form({ referrerHost: 'see evil.example' })).referrerHost).toBe(null);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HYDRATE_AT_LOAD_ATTRIBUTE } from '../../scripts/serve/loader.mjs';
+import { HYDRATE_AT_LOAD_ATTRIBUTE } from './page-loader';
 import { hydrateAtLoad } from './hydrate-at-load';
 
 describe('the mark that starts the framework at load', () => {

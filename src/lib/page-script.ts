@@ -4,7 +4,7 @@ import { followTabOrientation } from './tab-orientation';
 
 /**
  * The page script: what every public page needs from JavaScript before, and without, the
- * framework, which starts only on the visitor's first interaction (scripts/serve/loader.mjs). The
+ * framework, which starts only on the visitor's first interaction (src/lib/page-loader.ts). The
  * loader runs it at once after `load`; `npm run build` bundles it with esbuild into
  * `/_next/static/deferred/<hash>.js` (scripts/build/beacon.ts). In the tasks that follow, it
  * reveals sections as they scroll into view (src/lib/reveal.ts), shows the visitor's year in the

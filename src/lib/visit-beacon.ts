@@ -1,6 +1,6 @@
 /**
  * The visit beacon: a small script (no React) that the loader of every public page runs first once
- * the page has loaded (scripts/serve/loader.mjs). `npm run build` bundles it with esbuild into
+ * the page has loaded (src/lib/page-loader.ts). `npm run build` bundles it with esbuild into
  * `/_next/static/deferred/<hash>.js` (scripts/build/beacon.ts).
  */
 import { tabSource, visitSourceFields, type VisitSource } from './visit-source';

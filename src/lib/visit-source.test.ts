@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  cleanHost,
   cleanTag,
   deviceClassOf,
   referrerHostOf,
@@ -23,11 +24,27 @@ describe('deviceClassOf', () => {
 });
 
 describe('cleanTag and referrerHostOf', () => {
-  it('lower-cases, folds spaces and control characters, cuts at 64 characters', () => {
-    expect(cleanTag('  Winter\tSale\u0000 ')).toBe('winter sale');
+  it('lower-cases, spaces to -, other characters dropped, cuts at 64 characters', () => {
+    expect(cleanTag('  Winter\tSale\u0000 ')).toBe('winter-sale');
+    expect(cleanTag('Spring Sale 2026!')).toBe('spring-sale-2026');
+    expect(cleanTag('Call +91 98765 43210 <b>now</b>')).toBe('call-91-98765-43210-bnowb');
+    expect(cleanTag('q1_launch.v2')).toBe('q1_launch.v2');
+    expect(cleanTag('दिवाली ऑफ़र')).toBe('दिवाली-ऑफ़र');
     expect(cleanTag('x'.repeat(100))).toHaveLength(64);
     expect(cleanTag('   ')).toBeNull();
+    expect(cleanTag('!!!')).toBeNull();
     expect(cleanTag(7)).toBeNull();
+  });
+
+  it('keeps a referrer host only when it is a host name of at most 64 characters', () => {
+    expect(cleanHost('WWW.News.Example')).toBe('news.example');
+    expect(cleanHost('localhost')).toBe('localhost');
+    expect(cleanHost('203.0.113.5')).toBe('203.0.113.5');
+    expect(cleanHost('buy cheap pills at evil.example')).toBeNull();
+    expect(cleanHost('-bad.example')).toBeNull();
+    expect(cleanHost('a..b')).toBeNull();
+    expect(cleanHost(`${'a'.repeat(60)}.example`)).toBeNull();
+    expect(cleanHost(7)).toBeNull();
   });
 
   it("keeps another site's host, never this site's nor a non-web URL", () => {

@@ -49,21 +49,41 @@ export const emptySource: VisitSource = {
 export const SESSION_SOURCE_KEY = 'nv.source';
 
 /**
- * A tag as counted: trimmed, lower case, control characters and spaces runs folded to one space,
- * cut to {@link SOURCE_VALUE_LIMIT} characters; `null` when empty or not a string.
+ * A UTM tag as counted: lower case, each run of spaces or control characters one `-`, every
+ * character but letters (with their marks), digits, `-`, `_` and `.` dropped, cut to
+ * {@link SOURCE_VALUE_LIMIT} characters; `null` when nothing is left or not a string. A tag is a
+ * label, never a sentence.
  */
 export function cleanTag(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const clean = Array.from(
     value
+      .toLowerCase()
       .replace(/[\p{Cc}\p{Cf}\s]+/gu, ' ')
       .trim()
-      .toLowerCase(),
+      .replaceAll(' ', '-')
+      .replace(/[^\p{L}\p{M}\p{N}._-]/gu, ''),
   )
     .slice(0, SOURCE_VALUE_LIMIT)
-    .join('')
-    .trim();
+    .join('');
   return clean === '' ? null : clean;
+}
+
+/**
+ * A referrer host as counted: lower case, without a leading `www.`, when it is a host name (dot-
+ * separated labels of letters, digits and inner hyphens, each at most 63 characters) of at most
+ * {@link SOURCE_VALUE_LIMIT} characters; else `null` (a longer host is dropped, not cut).
+ */
+export function cleanHost(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const host = value
+    .trim()
+    .toLowerCase()
+    .replace(/^www\./, '');
+  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+  if (host.length > SOURCE_VALUE_LIMIT || !new RegExp(`^${label}(?:\\.${label})*$`).test(host))
+    return null;
+  return host;
 }
 
 /**
@@ -76,8 +96,8 @@ export function cleanPath(value: unknown): string | null {
 }
 
 /**
- * The host of `referrer` (a URL) when it is another site's: lower case, without a leading `www.`,
- * cut to {@link SOURCE_VALUE_LIMIT}; `null` when empty, malformed, not http(s), or one of
+ * The host of `referrer` (a URL) when it is another site's, as {@link cleanHost} keeps it; `null`
+ * when empty, malformed, not http(s), not a host name (an IP v6 address), too long, or one of
  * `ownHosts` (this site: an internal link is no source).
  */
 export function referrerHostOf(
@@ -88,7 +108,7 @@ export function referrerHostOf(
   const url = new URL(referrer);
   if (!/^https?:$/.test(url.protocol)) return null;
   if (ownHosts.some((host) => host && host.toLowerCase() === url.host.toLowerCase())) return null;
-  return cleanTag(url.hostname.replace(/^www\./i, ''));
+  return cleanHost(url.hostname);
 }
 
 /**
@@ -112,13 +132,13 @@ export function sourceOfLanding(
 }
 
 /**
- * A source as posted or sent (untrusted): each part cleaned ({@link cleanPath}, {@link cleanTag}),
- * anything else dropped.
+ * A source as posted or sent (untrusted): each part cleaned ({@link cleanPath}, {@link cleanHost},
+ * {@link cleanTag}), anything else dropped.
  */
 export function readVisitSource(read: (key: keyof VisitSource) => unknown): VisitSource {
   return {
     landingPage: cleanPath(read('landingPage')),
-    referrerHost: cleanTag(read('referrerHost')),
+    referrerHost: cleanHost(read('referrerHost')),
     utmSource: cleanTag(read('utmSource')),
     utmMedium: cleanTag(read('utmMedium')),
     utmCampaign: cleanTag(read('utmCampaign')),

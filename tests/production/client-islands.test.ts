@@ -1,8 +1,9 @@
-// Components that only show content stay server components (docs/performance.md, "Less
-// hydration"; DESIGN.md §14): the React Server Components payload of every prerendered page names,
-// besides Next.js's own client modules, only the site's interactive islands. A new client component
-// on these pages, or an icon library whose icons are client components (lucide-react's `Icon`),
-// fails here instead of adding code to load and components to hydrate on every page view.
+// Components that only show content stay server components (docs/performance.md, "What a new
+// client component must do"; DESIGN.md §14): the React Server Components payload of every
+// prerendered page names, besides Next.js's own client modules, only the site's interactive
+// islands. A new client component on these pages, or an icon library whose icons are client
+// components (lucide-react's `Icon`), fails here instead of adding code to load and components to
+// hydrate on every page view.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -62,7 +62,10 @@ function watchScripts(page: Page): Array<{ url: string; body: Promise<string> }>
   page.on('response', (response) => {
     const url = new URL(response.url());
     if (url.pathname.startsWith('/_next/static/') && url.pathname.endsWith('.js')) {
-      scripts.push({ url: url.pathname, body: response.text() });
+      // Chromium drops a response's body once its page has navigated on (a loaded machine reads
+      // it too late): the file is immutable, so it is fetched again from the server then.
+      const body = response.text().catch(async () => (await fetch(response.url())).text());
+      scripts.push({ url: url.pathname, body });
     }
   });
   return scripts;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
+import { bookingNotices } from '@/content/demo-booking';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { CHROME_FLAGS, CHROME_PATH } from '../../scripts/chromium.mjs';
 import {
@@ -65,7 +65,7 @@ describe('demo booking caps from the production build', () => {
       `<input[^>]*value="${start}"[^>]*checked|<input[^>]*checked[^>]*value="${start}"`,
     ).test(html);
 
-  it('without confirmation: a second demo of one e-mail address and a third of one client address are refused with a sentence (naming no time), the form and the chosen time kept', async () => {
+  it('without confirmation: a second demo of one e-mail address and a third of one client address are refused with one sentence (naming no time), the form and the chosen time kept', async () => {
     const first = await requestDemo(server.url, { email: 'asha.rao@hospital.example' });
     const starts = offeredStarts(first);
     expect(starts.length).toBeGreaterThan(6);
@@ -77,9 +77,9 @@ describe('demo booking caps from the production build', () => {
       await requestDemo(server.url, { email: 'Asha.Rao@hospital.example' }),
       starts[2]!,
     );
-    expect(again.location).toContain('outcome=email-cap');
-    // Without confirmation by e-mail: only where the link is, never the demo's day or time.
-    const sentence = emailCapNotice;
+    expect(again.location).toContain('outcome=capped');
+    // Without confirmation by e-mail: one sentence for both caps, never the demo's day or time.
+    const sentence = bookingNotices.capped!;
     expect(again.html).toContain(asHtml(sentence));
     // The times offered may include that one (another host is free then): the notice names none.
     expect(sentence).not.toMatch(/\d|IST|day,/);
@@ -96,16 +96,16 @@ describe('demo booking caps from the production build', () => {
       await requestDemo(server.url, { email: 'meena@hospital.example' }),
       starts[6]!,
     );
-    expect(third.location).toContain('outcome=client-cap');
-    expect(third.html).toContain(asHtml(bookingNotices['client-cap']!));
+    expect(third.location).toContain('outcome=capped');
+    expect(third.html).toContain(asHtml(sentence));
     expect(third.html).toContain('Pick a time for your demo');
     expect(ticked(third.html, starts[6]!)).toBe(true);
     console.log(
-      `production, no JavaScript: booked ${starts[0]}; same e-mail refused: "${sentence}"; second client demo booked; third refused: "${bookingNotices['client-cap']}"`,
+      `production, no JavaScript: booked ${starts[0]}; same e-mail refused: "${sentence}"; second client demo booked; third refused with the same sentence`,
     );
   });
 
-  it('with JavaScript: the e-mail cap sentence shows above the picker, the chosen time kept', async () => {
+  it('with JavaScript: the cap sentence shows above the picker, the chosen time kept', async () => {
     browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
     const page = await browser.newPage();
     await page.goto(`${server.url}/contact-us?subject=demo`);
@@ -124,8 +124,8 @@ describe('demo booking caps from the production build', () => {
     await radio.check();
     const chosen = (await radio.getAttribute('value'))!;
     await page.getByRole('button', { name: 'Book this time' }).click();
-    await page.waitForURL(/outcome=email-cap/, { timeout: 30_000 });
-    const sentence = emailCapNotice;
+    await page.waitForURL(/outcome=capped/, { timeout: 30_000 });
+    const sentence = bookingNotices.capped!;
     await expect.poll(() => page.locator('p[role="alert"]').textContent()).toBe(sentence);
     await openPicker(page);
     expect(await page.locator('input[name="start"]:checked').getAttribute('value')).toBe(chosen);

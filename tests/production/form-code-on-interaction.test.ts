@@ -66,7 +66,7 @@ function report(label: string, html: string, scripts: Script[]) {
 
 /**
  * With `hydrate`, makes an interaction outside the forms (a press of Shift: the framework starts on
- * the visitor's first interaction, scripts/serve/loader.mjs) and waits until React has hydrated the
+ * the visitor's first interaction, src/lib/page-loader.ts) and waits until React has hydrated the
  * page; then waits until the network has been idle, then 3 s more: what hydration starts (a dynamic
  * import in an effect) may come after the first idle moment. Without, the page is only read.
  */

@@ -84,7 +84,7 @@ describe('the standalone bundle, as the Dockerfile installs it', () => {
 
   it('rewrites the pages rendered per request: no script file before load, the loader under the nonce', async () => {
     // The loader runs the visit beacon and the page script (`data-a`) at `load`, the framework's
-    // files (`data-l`) on the first interaction (scripts/serve/loader.mjs).
+    // files (`data-l`) on the first interaction (src/lib/page-loader.ts).
     for (const pathname of onDemandPaths) {
       const response = await fetch(server.url + pathname);
       const html = await response.text();

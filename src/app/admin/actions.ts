@@ -13,7 +13,6 @@ import {
 } from '@/server/features/console/routes';
 import {
   SIGN_IN_PATH,
-  consoleReturnPath,
   cancelDemoAs,
   releaseEnquiries,
   rescheduleDemoAs,
@@ -59,21 +58,17 @@ const privacyPath = (reference: string) => `/admin/privacy/${segment(reference)}
 const role = text.transform((value): OperatorRole => (value === 'admin' ? 'admin' : 'sales'));
 
 /**
- * Asks for a sign-in link (the sign-in page's form, with `next`: the console page the link
- * returns to); the same answer, as fast, for operators and strangers.
+ * Asks for a sign-in link (the sign-in page's form); the same answer, as fast, for operators and
+ * strangers. Its link opens the console's home, whatever else the form carries.
  */
 export async function signInAction(_bound: null, form: FormData): Promise<never> {
   const deps = await consoleAuth();
-  const next = consoleReturnPath(form.get('next'));
   const answer = await requestSignIn(
     deps,
     form.get('email'),
     clientAddress(await headers(), deps.env.TRUST_PROXY),
-    new Date(),
-    next,
   );
-  const back = answer === 'sent' || !next ? '' : `&fresh=1&next=${encodeURIComponent(next)}`;
-  redirect(`${SIGN_IN_PATH}?answer=${answer}${back}`);
+  redirect(`${SIGN_IN_PATH}?answer=${answer}`);
 }
 
 /** A refused retry or acknowledgement's notice, else `notice(count)`. */
@@ -160,36 +155,24 @@ export const rescheduleDemoAction = consoleAction(
   },
 );
 
-/** The operators page with the add form filled in with `fields` (a fresh sign-in's return). */
-const operatorsWith = (fields: FormFields) => {
-  const query = new URLSearchParams({
-    email: text.parse(fields.email),
-    role: role.parse(fields.role),
-  });
-  return `/admin/operators?${query}`;
-};
-
 /** Adds an operator (admins only, signed in within 15 minutes). */
 export const addOperatorAction = consoleAction(
   {
     role: 'admin',
     act: 'operator-add',
-    fresh: operatorsWith,
+    fresh: true,
     schema: z.object({ email: text, role }),
   },
   async (input, { operator, db }) =>
     withNotice('/admin/operators', await addOperator(db, operator, input.email, input.role)),
 );
 
-/**
- * Changes an operator's role (admins only, signed in within 15 minutes; coming back from the
- * sign-in, the add form holds the change: adding an existing operator sets their role).
- */
+/** Changes an operator's role (admins only, signed in within 15 minutes). */
 export const changeRoleAction = consoleAction(
   {
     role: 'admin',
     act: 'operator-role',
-    fresh: operatorsWith,
+    fresh: true,
     schema: z.object({ email: text, role }),
   },
   async (input, { operator, db }) =>
@@ -201,25 +184,31 @@ export const removeOperatorAction = consoleAction(
   {
     role: 'admin',
     act: 'operator-remove',
-    fresh: () => '/admin/operators',
+    fresh: true,
     schema: z.object({ email: text }),
   },
   async ({ email }, { operator, db }) =>
     withNotice('/admin/operators', await removeOperator(db, operator, email)),
 );
 
+/** The notice of an erasure that erased nothing, by its outcome. */
+const eraseNotices = {
+  'not-found': 'not-found',
+  operator: 'erase-operator',
+  'cancellations-unsent': 'erase-waiting',
+} as const;
+
 /**
  * Erases everything held for the person of the form's enquiry (admins only, signed in within 15
- * minutes (else back to the confirmation step after signing in), after the page's confirmation
- * step: the form must carry `confirm=erase`, else back with `invalid`): the same
- * erasure as `leads erase` and a visitor's request. Waits up to 15 s for the cancellation of a
- * live demo to be sent.
+ * minutes, after the page's confirmation step: the form must carry `confirm=erase`, else back
+ * with `invalid`): the same erasure as `leads erase` and a visitor's request, refused for an
+ * operator's address. Waits up to 15 s for the cancellation of a live demo to be sent.
  */
 export const erasePersonAction = consoleAction(
   {
     role: 'admin',
     act: 'erase',
-    fresh: (fields: FormFields) => `${enquiryPath(text.parse(fields.reference))}?erase=confirm`,
+    fresh: true,
     schema: z.object({ reference: text, confirm: text.pipe(z.literal('erase')) }),
     invalid: (fields: FormFields) =>
       withNotice(enquiryPath(text.parse(fields.reference)), 'invalid'),
@@ -229,10 +218,7 @@ export const erasePersonAction = consoleAction(
     const result = await erasePersonOf(db, operator, reference, { waitMs: 15_000 });
     nudgeQueueWorker();
     if (result.outcome === 'erased') return withNotice('/admin', 'erased');
-    return withNotice(
-      enquiryPath(reference),
-      result.outcome === 'not-found' ? 'not-found' : 'erase-waiting',
-    );
+    return withNotice(enquiryPath(reference), eraseNotices[result.outcome]);
   },
 );
 
@@ -245,9 +231,17 @@ export const assignPrivacyAction = consoleAction(
   },
 );
 
-/** Closes the privacy requests ticked in the form (`reference`) as abusive (admins only). */
+/**
+ * Closes the privacy requests ticked in the form (`reference`) as abusive (admins only, signed in
+ * within 15 minutes).
+ */
 export const closeAbusiveAction = consoleAction(
-  { role: 'admin', schema: z.object({ reference: texts(200) }) },
+  {
+    role: 'admin',
+    act: 'privacy-close-abusive',
+    fresh: true,
+    schema: z.object({ reference: texts(200) }),
+  },
   async ({ reference }, { operator, db }) => {
     const closed = await closeAbusiveRequests(db, operator, reference);
     return withNotice('/admin/privacy', closed.length ? 'closed-abusive' : 'nothing-closed');

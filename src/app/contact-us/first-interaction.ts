@@ -56,7 +56,7 @@ export function pressFinished(): Promise<void> {
 
 /**
  * The target of the press, key or focus that started the framework (kept by the page loader,
- * scripts/serve/loader.mjs `STARTED_BY`), or `null`: it came before hydration, so no listener here saw it.
+ * src/lib/page-loader.ts `STARTED_BY`), or `null`: it came before hydration, so no listener here saw it.
  */
 function startedBy(): Node | null {
   const target = (window as { __startedBy?: unknown }).__startedBy;

@@ -42,7 +42,7 @@ export function FormField(props: FormFieldProps) {
   const definition = fieldDefinition(name);
   const required = definition.required !== undefined;
   const [length, setLength] = useState(() => fieldLength(defaultValue));
-  // The framework starts on the visitor's first interaction (scripts/serve/loader.mjs): what was
+  // The framework starts on the visitor's first interaction (src/lib/page-loader.ts): what was
   // typed before it hydrated the field is in the field, and counted once it is.
   const countTyped = useCallback((element: HTMLInputElement | HTMLTextAreaElement | null) => {
     if (element) setLength(fieldLength(element.value));

@@ -34,7 +34,12 @@ describe('inbox filter', () => {
     expect(parsePage({ page: '3' })).toBe(3);
     expect(parsePage({ page: '-1' })).toBe(1);
     expect(filterQuery({ q: 'a b', page: '2', other: 'x' }, { page: '3' })).toBe('?q=a+b&page=3');
-    expect(describeFilter({ q: 'a b', delivery: 'failed' })).toBe('q=a b delivery=failed');
+    // The typed texts (a name, an address) are never recorded: only that a search was made.
+    expect(describeFilter({ q: 'a b', delivery: 'failed' })).toBe('q=(searched) delivery=failed');
+    expect(describeFilter({ q: 'Kiran Rao', subject: 'Rao', page: '2' })).toBe(
+      'q=(searched) subject=(searched)',
+    );
+    expect(describeFilter({ q: '  ', demo: 'yes' })).toBe('demo=yes');
     expect(describeFilter({})).toBe('all');
   });
 });

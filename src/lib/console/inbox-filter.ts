@@ -66,8 +66,20 @@ export function filterQuery(params: SearchParams, extra: Record<string, string> 
   return text ? `?${text}` : '';
 }
 
-/** A short description of the filter for the audit log, e.g. `q=rao delivery=failed`. */
+/** The filters typed as free text: the audit log records that they were used, not their text. */
+const TYPED_FILTERS = ['q', 'subject'] as const;
+
+/** What the audit log records in place of a free-text filter's text. */
+export const SEARCHED = '(searched)';
+
+/**
+ * A short description of the filter for the audit log, e.g. `q=(searched) delivery=failed`: the
+ * search and subject texts (names, addresses a person could be found by) are replaced by
+ * SEARCHED, so the log says a search was made and never keeps what was searched past an erasure.
+ */
 export function describeFilter(params: SearchParams): string {
-  const text = filterQuery(params).slice(1).replaceAll('&', ' ');
+  const masked: SearchParams = { ...params };
+  for (const key of TYPED_FILTERS) if (first(params[key])) masked[key] = SEARCHED;
+  const text = filterQuery(masked).slice(1).replaceAll('&', ' ');
   return text ? decodeURIComponent(text.replaceAll('+', ' ')) : 'all';
 }

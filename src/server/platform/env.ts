@@ -104,6 +104,13 @@ const platformShape = {
         return bytes >= 24 && bytes <= 64;
       }, 'WEBHOOK_SECRET must hold 24 to 64 bytes (Standard Webhooks).'),
   ),
+  /**
+   * An age recipient (`age1…`) that `leads backup` encrypts every backup to, so a copy that leaks
+   * is not the data; its identity (kept apart) opens it for `leads restore --identity`.
+   */
+  BACKUP_AGE_RECIPIENT: optional(
+    z.string().regex(/^age1[0-9a-z]+$/, 'BACKUP_AGE_RECIPIENT must be an age recipient (age1…).'),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 

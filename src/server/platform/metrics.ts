@@ -2,6 +2,7 @@ import 'server-only';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { DeliverySummary } from '@/lib/delivery-alarm';
 import type { PrivacySummary } from '@/lib/privacy-alarm';
+import { seamRegistry } from '@/seam/registry';
 
 type Metrics = {
   registry: Registry;
@@ -14,6 +15,7 @@ type Metrics = {
   channelJobs: Gauge<'channel' | 'state'>;
   channelOldest: Gauge<'channel'>;
   privacy: Gauge<'state'>;
+  staticCache: Gauge<'measure'>;
 };
 
 /** One registry per process, on `globalThis` (route bundles and the worker share it). */
@@ -70,6 +72,17 @@ function metrics(): Metrics {
         help: 'Per channel: seconds since its longest-waiting due job became due, 0 when none',
         labelNames: ['channel'],
         registers: [registry],
+      }),
+      staticCache: new Gauge({
+        name: 'nirmaya_seam_static_cache_bytes',
+        help: "The seam's cache of compressed build files (src/seam/static-cache.ts): bytes held (measure=held) and its cap (measure=cap)",
+        labelNames: ['measure'],
+        registers: [registry],
+        collect() {
+          const { stats } = seamRegistry();
+          this.set({ measure: 'held' }, stats.staticCacheBytes());
+          this.set({ measure: 'cap' }, stats.staticCacheMaxBytes);
+        },
       }),
       privacy: new Gauge({
         name: 'nirmaya_privacy_requests',

@@ -1,7 +1,7 @@
 import 'server-only';
 import { getDatabase, type Db } from './db';
 import { readEnv, type Env, type EnvSlice } from './env';
-import { getSiteSecret } from './security/site-secret';
+import { verifiedSiteSecret } from './security/key-fingerprint';
 
 /** What request-time code runs with: the validated environment, the database and the site secret. */
 export type Runtime<E extends Env = Env> = {
@@ -9,7 +9,7 @@ export type Runtime<E extends Env = Env> = {
   env: E;
   /** The site's database (opened on first use, then shared by the process). */
   db: Db;
-  /** The site secret: FORM_SECRET, else the key generated once in the embedded database. */
+  /** The site secret: FORM_SECRET, else the embedded database's generated key; checked against the database's fingerprint. */
   secret: string;
 };
 
@@ -18,12 +18,13 @@ export type Runtime<E extends Env = Env> = {
  * the environment (the platform's variables and, when given, a feature's `slices`, e.g. demo
  * booking's), the database and the site secret, each computed once per process.
  * @throws Error (as a rejected promise) for an invalid environment, a database that does not
- * open, or a generated secret that cannot be stored.
+ * open, a generated secret that cannot be stored, or a key that is not the database's
+ * (SiteKeyMismatchError).
  */
 export async function getRuntime<T extends object = object>(
   slices: readonly EnvSlice<T>[] = [],
 ): Promise<Runtime<Env & T>> {
   const env = readEnv(slices);
   const { db } = await getDatabase();
-  return { env, db, secret: await getSiteSecret(db, env.FORM_SECRET) };
+  return { env, db, secret: await verifiedSiteSecret(db, env.FORM_SECRET) };
 }

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { deps, formData, request } from '@test/enquiry';
+import { ensureAdmins } from '../features/console/operators';
 import { submitEnquiry } from '../features/contact/submit';
 import { auditLog } from '../platform/audit/schema';
 import { jobs } from '../delivery/queue/schema';
@@ -27,6 +28,28 @@ for (const backend of backends) {
         database = await openTestDatabase(backend.kind);
       });
       afterAll(() => database?.dispose());
+
+      it("refuses to erase an operator's address, with the refusal audited and nothing erased", async () => {
+        const { db } = database;
+        await ensureAdmins(db, ['ops@nirmaya.example']);
+        // A stranger typed the operator's address into the contact form.
+        await submitEnquiry(formData({ email: 'Ops@Nirmaya.example' }), request(), deps(db));
+        const [lead] = await db.select().from(leads).where(eq(leads.email, 'Ops@Nirmaya.example'));
+        expect(await erasePersonOf(db, admin, lead!.reference)).toEqual({ outcome: 'operator' });
+        const secret = await getSiteSecret(db);
+        const hash = addressHash('ops@nirmaya.example', secret);
+        expect(
+          await db.select().from(suppressions).where(eq(suppressions.emailHash, hash)),
+        ).toEqual([]);
+        expect(await db.select().from(leads).where(eq(leads.id, lead!.id))).toHaveLength(1);
+        const [refusal] = await db
+          .select()
+          .from(auditLog)
+          .where(eq(auditLog.subject, lead!.reference));
+        expect(refusal).toMatchObject({ actor: admin.email, action: 'refused' });
+        await db.delete(leads);
+        await db.delete(auditLog);
+      });
 
       it('erases every enquiry of the address, records a closed request and audits it as the admin', async () => {
         for (const email of ['meena@clinic.example', 'MEENA@clinic.example'])

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Db } from '../platform/db';
-import type { Actor } from '../platform/audit';
+import { appendAudit, type Actor } from '../platform/audit';
+import { findOperator } from '../features/console';
 import { getSiteEnv, type SiteEnv } from './env';
 import { getSiteSecret } from '../platform/security/site-secret';
 import { enquiryAddressOf } from '../features/contact';
@@ -41,7 +42,9 @@ export async function eraseAs(
 /**
  * eraseAs for the person who made the enquiry `reference` (the console's "Erase this person's
  * data"): everything held for its address is erased, not just this enquiry. `not-found` when no
- * enquiry has that reference.
+ * enquiry has that reference; `operator` (nothing erased, refused and audited) when its address
+ * is an operator's: anyone may type an operator's address into a form, and erasing it would
+ * suppress the address the operator signs in with, on a stranger's word.
  * @throws on database errors (nothing is then erased).
  */
 export async function erasePersonOf(
@@ -49,7 +52,12 @@ export async function erasePersonOf(
   actor: Actor,
   reference: string,
   options: { waitMs?: number; now?: number } = {},
-): Promise<ErasureResult | { outcome: 'not-found' }> {
+): Promise<ErasureResult | { outcome: 'not-found' | 'operator' }> {
   const email = await enquiryAddressOf(db, reference);
-  return email ? eraseAs(db, actor, email, options) : { outcome: 'not-found' };
+  if (!email) return { outcome: 'not-found' };
+  if (await findOperator(db, email)) {
+    await appendAudit(db, actor, 'refused', reference, "erase: the address is an operator's");
+    return { outcome: 'operator' };
+  }
+  return eraseAs(db, actor, email, options);
 }

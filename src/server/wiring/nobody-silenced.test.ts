@@ -29,8 +29,8 @@ import {
   type MailBudgetLimits,
 } from '../platform/people/mail-budget';
 import { unprovenMails } from '../platform/people/schema';
+import { difference, rowCounts } from '@test/row-counts';
 import { getSiteEnv } from './env';
-import { personalData } from './personal-data';
 
 /**
  * Nobody is silenced through the site: strangers cannot spend a person's mail budget (it is
@@ -76,8 +76,9 @@ for (const backend of backends) {
       });
 
       const mailsTo = (address: string) => mailsToOf(smtp, address);
-      const drain = async () => {
-        const worker = siteWorker(database, smtp);
+      /** Runs the site's queue worker until idle; `env` adds variables (e.g. the mail budget). */
+      const drain = async (env: Record<string, string> = {}) => {
+        const worker = siteWorker(database, smtp, env);
         await worker.drain();
         await worker.stop();
       };
@@ -86,7 +87,6 @@ for (const backend of backends) {
         secret: TEST_SECRET,
         rateLimit: { max: 100, windowMs: 600_000 },
         allowedOrigins: [],
-        holders: personalData({ webhookUrls: [] }),
         mailBudget,
       });
       /** The privacy form as posted from `client`, with the proof of work `proof` when given. */
@@ -186,12 +186,18 @@ for (const backend of backends) {
       it('a flood from four clients reaches the site-wide rate; a new visitor with JavaScript is sent the confirmation at once, one without it is stored and sent later', async () => {
         await database.db.delete(unprovenMails);
         const flood: MailBudgetLimits = { ...defaults, sitePerHour: 20 };
+        // The site's worker with the same site-wide rate, running beside the form as on a site:
+        // what each post leads to is decided there, just after its answer.
+        const floodEnv = { UNPROVEN_MAIL_PER_HOUR: String(flood.sitePerHour) };
+        const worker = siteWorker(database, smtp, floodEnv);
         const answers = [];
         for (let i = 0; i < 24; i++) {
           const client = `2001:db8:${i % 4}::${i}`;
           const post = privacyForm(`stranger-${i}@flood.example`, 'grievance', 'Flood.');
           answers.push(await askForPrivacyLink(post, request(client), askDeps(flood)));
+          await worker.drain();
         }
+        await worker.stop();
         const counted = await database.db.select().from(unprovenMails);
         console.log(
           `[${backend.kind}] flood: ${counted.length} counted, ${counted.filter((row) => row.at.getTime() > Date.now()).length} delayed`,
@@ -206,6 +212,40 @@ for (const backend of backends) {
           answers.slice(16).every((a) => messageOf(a) === privacyRequestTexts.sentDelayed),
         ).toBe(true);
         expect(await isSiteBusy(database.db, new Date(), flood)).toBe(true);
+        // Busy, the form still does the same work for every address: a grievance (a link that
+        // will wait) and a copy for an address nothing is held for get the same delayed answer
+        // after the same writes; only the worker tells them apart.
+        const busyPosts = [];
+        for (const [i, [email, kind]] of [
+          ['late-grievance@flood.example', 'grievance'],
+          ['nobody@flood.example', 'copy'],
+        ].entries()) {
+          const before = await rowCounts(database.db);
+          const answer = await askForPrivacyLink(
+            privacyForm(email!, kind!, 'While busy.'),
+            request(`2001:db8:9::${i}`),
+            askDeps(flood),
+          );
+          busyPosts.push({ answer, writes: difference(before, await rowCounts(database.db)) });
+        }
+        for (const each of busyPosts) {
+          expect(messageOf(each.answer)).toBe(privacyRequestTexts.sentDelayed);
+          expect(each.writes).toEqual({ rate_limits: 2, jobs: 1 });
+        }
+        await drain(floodEnv);
+        const waitingLinks = await database.db
+          .select()
+          .from(jobs)
+          .where(
+            and(
+              eq(jobs.kind, 'privacy.link'),
+              eq(jobs.status, 'pending'),
+              gt(jobs.runAt, new Date()),
+            ),
+          );
+        // The 8 delayed grievances' links and the late one wait; nothing for the unknown address.
+        expect(waitingLinks).toHaveLength(9);
+        expect(mailsTo('late-grievance@flood.example')).toEqual([]);
 
         const settings = testBookingSettings({
           hosts: [meera],
@@ -223,7 +263,7 @@ for (const backend of backends) {
         // Without JavaScript: stored and held, its confirmation queued for later.
         const noJs = 'sunil@clinic.example';
         const noJsBooking = await book(noJs, '100.64.2.1', demoTime(2, 2), settings);
-        await drain();
+        await drain(floodEnv);
         expect(confirmationsTo(withJs)).toEqual([jsBooking]);
         expect(mailsTo(noJs)).toEqual([]);
         const [noJsHold] = await database.db
@@ -264,8 +304,11 @@ for (const backend of backends) {
           .update(jobs)
           .set({ runAt: new Date(Date.now() - 1000) })
           .where(eq(jobs.status, 'pending'));
-        await drain();
+        await drain(floodEnv);
         expect(confirmationsTo(noJs)).toEqual([noJsBooking]);
+        // The delayed privacy link left too, to the address that asked while the site was busy.
+        expect(mailsTo('late-grievance@flood.example')).toHaveLength(1);
+        expect(mailsTo('nobody@flood.example')).toEqual([]);
       });
     },
   );

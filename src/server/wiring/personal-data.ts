@@ -3,7 +3,13 @@ import type { Db } from '../platform/db';
 import { getSiteEnv, type SiteEnv } from './env';
 import { appSecrets } from '../platform/security/schema';
 import { contactPersonalData } from '../features/contact';
-import { operatorAccounts, operatorSessions, operators, signInTokens } from '../features/console';
+import {
+  operatorAccounts,
+  operatorSessions,
+  operators,
+  pendingActs,
+  signInTokens,
+} from '../features/console';
 import { demosPersonalData, bookingSettings, isBookingOn } from '../features/demos';
 import type { BookingSettings } from '../features/demos/types';
 import type { FreeTable, PersonalDataHolder, Retention } from '../features/privacy';
@@ -68,6 +74,11 @@ export const tablesFreeOfPersonalData: readonly FreeTable[] = [
   { table: operatorSessions, reason: 'staff sessions: expire, and go with their operator' },
   { table: operatorAccounts, reason: "staff's better-auth accounts: go with their operator" },
   { table: signInTokens, reason: "staff's pending sign-in links, hashed; only operators get one" },
+  {
+    table: pendingActs,
+    reason:
+      "an operator's own act awaiting a fresh sign-in (references, a colleague's address): 25 minutes, goes with its operator",
+  },
   { table: visitCounts, reason: 'daily page-view totals per page and source: no visitor in them' },
   { table: funnelCounts, reason: 'daily totals of enquiries and demos per source: nobody in them' },
   {

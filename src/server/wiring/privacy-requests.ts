@@ -8,7 +8,6 @@ import { getRuntime } from '../platform/runtime';
 import { issueFormToken } from '../platform/security/form-token';
 import { errorFacts, log } from '../platform/log';
 import { askForPrivacyLink, confirmPrivacyRequest, type ConfirmResult } from '../features/privacy';
-import { personalDataOf } from './personal-data';
 
 /**
  * The privacy requests with the site's configuration and its registrations of personal data: the
@@ -42,7 +41,6 @@ export function requestPrivacyLink(
         rateLimit,
         mailBudget: mailBudgetLimits(env),
         allowedOrigins,
-        holders: personalDataOf(),
         onQueued: nudgeQueueWorker,
       });
     },

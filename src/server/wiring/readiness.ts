@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import {
   assessDelivery,
   summarizeDelivery,
@@ -111,25 +111,47 @@ export async function assessAgainst(
 }
 
 /**
- * Readiness of this instance: assessReadiness on the site's database within 2 s. Never throws: a
- * database that does not answer in time is `{ ready: false }` (logged).
+ * Runs `probe` on the site's database within 2 s. Never throws: a database that does not answer
+ * in time, or a probe that fails, is null (logged as `health.failed`).
  */
-export async function checkReadiness(): Promise<Readiness> {
+async function withinProbeTimeout<T>(probe: (db: Db) => Promise<T>): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('Health probe timed out')), PROBE_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([
-      getDatabase().then(({ db }) => assessReadiness(db, getEnv())),
-      timeout,
-    ]);
+    return await Promise.race([getDatabase().then(({ db }) => probe(db)), timeout]);
   } catch (error) {
     log.warn({ event: 'health.failed', error: errorFacts(error) });
-    return { ready: false };
+    return null;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Readiness of this instance: assessReadiness on the site's database within 2 s. Never throws: a
+ * database that does not answer in time is `{ ready: false }` (logged).
+ */
+export async function checkReadiness(): Promise<Readiness> {
+  return (await withinProbeTimeout((db) => assessReadiness(db, getEnv()))) ?? { ready: false };
+}
+
+/**
+ * Whether the database answers `select 1` within 2 s: all an anonymous health probe costs, so
+ * that anyone may call it as often as they like without making the database count anything.
+ */
+export async function databaseAnswers(): Promise<boolean> {
+  return (await withinProbeTimeout((db) => probeDatabase(db))) !== null;
+}
+
+/**
+ * One `select 1` on `db`.
+ * @throws when the database does not answer.
+ */
+export async function probeDatabase(db: Db): Promise<true> {
+  await db.execute(sql`select 1`);
+  return true;
 }
 
 /**

@@ -5,7 +5,6 @@ import { closeDatabase, getDatabase, type Database } from '../platform/db';
 import { startDeliveryMonitor, type DeliveryMonitor } from './delivery-monitor';
 import { startFeedRefresher, stopFeedRefresher } from '../features/demos';
 import { getSiteEnv, type SiteEnv } from './env';
-import { installPeerAddressHeader } from '../platform/http/peer-address';
 import { errorFacts, log } from '../platform/log';
 import { purgeExpired } from './personal-data';
 import { forgetSentLinks, forgetSentReplies } from '../features/privacy';
@@ -15,6 +14,7 @@ import { installGracefulShutdown } from '../platform/shutdown';
 import { existingCollector, serveBeaconsBeforeNext } from '../features/sources';
 import { canonicalPaths } from '@/content/routes';
 import { installFunnelCounting } from './funnel';
+import { refuseAnotherKey } from './key-check';
 
 /** Waits between attempts to reach the database at start: 1 s doubling, at most 30 s (ms). */
 const CONNECT_RETRY = { baseMs: 1_000, maxMs: 30_000 };
@@ -36,7 +36,6 @@ const HOUR_MS = 3_600_000;
  */
 export async function startServer(): Promise<void> {
   const env = getSiteEnv();
-  installPeerAddressHeader();
   serveBeaconsBeforeNext(new Set(canonicalPaths));
   installFunnelCounting(env);
   const connecting = new AbortController();
@@ -66,9 +65,14 @@ export async function startServer(): Promise<void> {
         { event: 'database.unavailable', attempt, retryInMs: delayMs, error: errorFacts(error) },
         'Database unavailable at start, retrying',
       ),
-  }).then((database) => {
-    if (database && !connecting.signal.aborted)
-      Object.assign(started, startDatabaseWork(database, env));
+  }).then(async (database) => {
+    if (!database || connecting.signal.aborted) return;
+    const refused = await refuseAnotherKey(database.db, env.FORM_SECRET, async () => {
+      await closeDatabase().catch(() => undefined);
+      process.exit(1);
+    });
+    if (refused) return;
+    Object.assign(started, startDatabaseWork(database, env));
   });
   // The first attempt is awaited (the server answers with the database warm); retries are not.
   await Promise.race([ready, getDatabase().catch(() => undefined)]);

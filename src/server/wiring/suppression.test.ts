@@ -77,6 +77,11 @@ for (const backend of backends) {
           // With confirmation off the host is invited (a staff mail); with it on nothing is sent
           // until the (never delivered) confirmation.
           expect(mailsTo(meera.email).length > toHost).toBe(!confirmEmail);
+          // The host's invitation has no Reply-To to the suppressed address, and says why.
+          for (const invitation of mailsTo(meera.email).slice(toHost)) {
+            expect(invitation.parsed.replyTo).toBeUndefined();
+            expect(invitation.parsed.text).toContain('do not write to this address');
+          }
           const states = await database.db
             .select({ kind: jobs.kind, status: jobs.status })
             .from(jobs)

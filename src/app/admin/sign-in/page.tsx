@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { consoleText } from '@/content/console';
-import { consoleReturnPath } from '@/server/features/console';
 import { signInAction } from '../actions';
 import { buttonClass, inputClass, labelClass, PageHeading } from '../ui';
 
@@ -13,20 +12,18 @@ type SignInPageProps = {
     answer?: string | string[];
     link?: string | string[];
     fresh?: string | string[];
-    next?: string | string[];
   }>;
 };
 
 /**
  * The console's sign-in: an e-mail address, then a link by e-mail. Every address gets the same
- * answer, whether or not it belongs to an operator. With `next` (a dangerous act asked for a
- * recent sign-in), the link returns to that console page.
+ * answer, whether or not it belongs to an operator, and the link opens the console's home: this
+ * page takes no place to return to. `fresh` says a dangerous act asked for a recent sign-in and
+ * its link is on its way (`sent`) or refused by the limits (`limited`).
  */
 export default async function SignInPage({ searchParams }: SignInPageProps) {
-  const { answer, link, fresh, next } = await searchParams;
+  const { answer, link, fresh } = await searchParams;
   const text = consoleText.signIn;
-  // A dangerous act asked for a recent sign-in: the link returns to the act's page.
-  const returnTo = consoleReturnPath(next);
   const notice =
     answer === 'sent'
       ? text.sent
@@ -36,9 +33,11 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
           ? text.invalid
           : link === 'failed'
             ? text.linkFailed
-            : fresh === '1'
+            : fresh === 'sent'
               ? text.fresh
-              : undefined;
+              : fresh === 'limited'
+                ? text.freshLimited
+                : undefined;
   return (
     <div className="max-w-xl">
       <PageHeading title={text.title} intro={text.intro} />
@@ -49,7 +48,6 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
         {notice}
       </p>
       <form action={signIn} className="grid justify-items-start gap-2">
-        {returnTo && <input type="hidden" name="next" value={returnTo} />}
         <label className={labelClass}>
           {text.emailLabel}
           <input

@@ -19,9 +19,9 @@ import { visitorFormAction } from '@/server/platform/http/form-post';
  * /contact-us/demo (never in the URL), and redirects there: the page shows the booked (or, with
  * `DEMO_CONFIRM_EMAIL`, held) demo, or
  * fresh times with `?outcome=gone` when the time was just taken (`invalid` for a bad request,
- * `limited` past the client's booking limit, `email-cap` or `client-cap` past a cap of upcoming
- * demos, `unavailable` when the database failed); but for `gone`, `start` carries the chosen time
- * back so the form keeps it.
+ * `limited` past the client's booking limit, `capped` past either cap of upcoming demos,
+ * `unavailable` when the database failed); but for `gone`, `start` carries the chosen time back
+ * so the form keeps it.
  * Takes the form's previous state first (`useActionState`'s: null, or the message of a call that
  * failed in the browser; not used) before the form, like every action of this site: the request
  * guard (src/lib/security/action-form.ts) accepts only actions posted as (bound value, form), so an

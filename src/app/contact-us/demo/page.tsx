@@ -3,7 +3,7 @@ import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import { CircleCheck, MailCheck } from 'lucide-react';
 import { heldNotice, reRequestNotices } from '@/content/demo-confirm';
-import { bookingNotices, emailCapNotice } from '@/content/demo-booking';
+import { bookingNotices } from '@/content/demo-booking';
 import { emailHref, phoneHref, site } from '@/content/site';
 import { BOOKING_COOKIE, demoStep, HOLD_MINUTES } from '@/server/features/demos';
 import type { DemoStep } from '@/server/features/demos/types';
@@ -21,7 +21,6 @@ type DemoPageProps = {
 /** The notice for the outcome of the last booking post, if any. */
 function noticeFor(outcome: string | string[] | undefined): string | undefined {
   if (typeof outcome !== 'string') return undefined;
-  if (outcome === 'email-cap') return emailCapNotice;
   return Object.hasOwn(bookingNotices, outcome) ? bookingNotices[outcome] : undefined;
 }
 
@@ -79,19 +78,6 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
             <p className="mt-1">
               If your address can receive our e-mails, we e-mail the invitation with the meeting
               link to it.
-              {step.demo.meetingUrl && (
-                <>
-                  {' '}
-                  You will join at{' '}
-                  <a
-                    href={step.demo.meetingUrl}
-                    className="font-semibold text-brand-800 underline underline-offset-2"
-                  >
-                    {step.demo.meetingUrl}
-                  </a>
-                  .
-                </>
-              )}
             </p>
             <p className="mt-1">
               To move or cancel the demo, open the link in that e-mail (no account needed), or write

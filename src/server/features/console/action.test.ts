@@ -10,7 +10,29 @@ vi.mock('next/navigation', () => ({
 }));
 
 const calls: string[] = [];
-const operator = { id: 'op-1', email: 'boss@nirmaya.example', role: 'admin' as const };
+const operator = {
+  id: 'op-1',
+  email: 'boss@nirmaya.example',
+  role: 'admin' as const,
+  signedInAt: new Date(),
+};
+vi.mock('next/headers', () => ({
+  headers: async () => new Headers({ 'x-forwarded-for': '192.0.2.1' }),
+}));
+const dropped: unknown[][] = [];
+vi.mock('./pending-act', () => ({
+  PENDING_FIELD: 'pending',
+  dropPendingAct: async (...args: unknown[]) => {
+    dropped.push(args);
+  },
+}));
+const freshRequests: unknown[][] = [];
+vi.mock('./sign-in', () => ({
+  requestFreshSignIn: async (...args: unknown[]) => {
+    freshRequests.push(args);
+    return 'sent';
+  },
+}));
 vi.mock('./session', () => ({
   requireActionOperator: async (role = 'sales') => {
     calls.push(`require:${role}`);
@@ -18,7 +40,7 @@ vi.mock('./session', () => ({
   },
   consoleAuth: async () => {
     calls.push('auth');
-    return { db: 'db', env: { WEBHOOK_URLS: [] }, auth: 'auth' };
+    return { db: 'db', env: { WEBHOOK_URLS: [], TRUST_PROXY: false }, auth: 'auth' };
   },
 }));
 vi.mock('../../platform/audit', () => ({
@@ -91,5 +113,43 @@ describe('consoleAction', () => {
     });
     expect(await post(action, [])).toBe('/admin/sign-in');
     expect(calls).toEqual(['require:sales', 'auth', 'audit:boss@nirmaya.example:sign-out', 'run']);
+  });
+
+  it('keeps a dangerous act of a stale sign-in pending and mails a link, running nothing', async () => {
+    freshRequests.length = 0;
+    const run = vi.fn(async () => '/admin/privacy');
+    const action = consoleAction(
+      {
+        role: 'admin',
+        act: 'privacy-close-abusive',
+        fresh: true,
+        schema: z.object({ reference: texts(200) }),
+      },
+      run,
+    );
+    operator.signedInAt = new Date(Date.now() - 16 * 60_000);
+    const url = await post(action, [
+      ['reference', 'PR-ONE'],
+      ['reference', 'PR-TWO'],
+    ]);
+    expect(url).toBe('/admin/sign-in?fresh=sent');
+    expect(run).not.toHaveBeenCalled();
+    expect(freshRequests).toHaveLength(1);
+    const [, asker, act, fields] = freshRequests[0]!;
+    expect(asker).toBe(operator);
+    expect(act).toBe('privacy-close-abusive');
+    expect(fields).toEqual({ reference: ['PR-ONE', 'PR-TWO'] });
+    // Signed in within 15 minutes: the act runs, and the pending act it was confirmed from goes.
+    operator.signedInAt = new Date(Date.now() - 14 * 60_000);
+    dropped.length = 0;
+    expect(
+      await post(action, [
+        ['reference', 'PR-ONE'],
+        ['pending', 'pending-id'],
+      ]),
+    ).toBe('/admin/privacy');
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(freshRequests).toHaveLength(1);
+    expect(dropped).toEqual([['db', 'pending-id', operator.id]]);
   });
 });

@@ -1,4 +1,5 @@
 import 'server-only';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import type { Db } from '../../platform/db';
@@ -7,6 +8,9 @@ import { appendAudit, type AuditAction } from '../../platform/audit';
 import { isFreshSignIn, SIGN_IN_PATH, type ConsoleAuth } from './auth';
 import type { OperatorRole } from './schema';
 import { consoleAuth, requireActionOperator, type SignedIn } from './session';
+import { clientAddress } from '../../platform/http/client-address';
+import { requestFreshSignIn } from './sign-in';
+import { dropPendingAct, PENDING_FIELD } from './pending-act';
 
 /**
  * The one wrapper of the console's server actions, as saas-starter's `validatedActionWithUser`:
@@ -56,23 +60,19 @@ export type ConsoleActionSpec<S extends z.ZodType<unknown, FormFields>> = {
   /** What the act is, for the audit row of a refusal (default `console action`). */
   act?: string;
   /**
-   * A dangerous act (operators, roles, erasure): it needs a sign-in under FRESH_SIGN_IN_SECONDS
-   * old. Otherwise the operator is sent to sign in again, and the link brings them back to the
-   * console page this returns for the posted form: the form's page with what was entered in its
-   * query, so nothing is lost.
+   * A dangerous act (operators, roles, erasure, bulk closes): it needs a sign-in under
+   * FRESH_SIGN_IN_SECONDS old. Otherwise the posted form is kept server-side as the operator's
+   * pending act (`act` names it), a new link is e-mailed to them, and it brings them back to
+   * confirm that act: nothing of the act travels in a URL.
    */
-  fresh?: (fields: FormFields) => string;
+  fresh?: true;
 };
 
-/** The sign-in page asking for a fresh sign-in that returns to `next` (a console path). */
-export function freshSignInPath(next: string): string {
-  return `${SIGN_IN_PATH}?fresh=1&next=${encodeURIComponent(next)}`;
-}
-
 /**
- * Wraps `run` as a console server action: requireActionOperator(`spec.role`), with `spec.fresh`
- * a recent sign-in (else to the sign-in page, coming back to `spec.fresh`'s page), the form through
- * `spec.schema` (refused: redirect to `spec.invalid`'s URL), the audit row of `spec.audit`, then
+ * Wraps `run` as a console server action: requireActionOperator(`spec.role`), the form through
+ * `spec.schema` (refused: redirect to `spec.invalid`'s URL), with `spec.fresh` a recent sign-in
+ * (else the act is kept pending, a link mailed, and the sign-in page says so: requestFreshSignIn),
+ * the audit row of `spec.audit`, then
  * `run`, and a redirect to the URL it returns. Never returns (a redirect or a refusal).
  */
 export function consoleAction<S extends z.ZodType<unknown, FormFields>>(
@@ -82,13 +82,21 @@ export function consoleAction<S extends z.ZodType<unknown, FormFields>>(
   return async (_bound, form) => {
     const operator = await requireActionOperator(spec.role, spec.act);
     const fields = formFields(form);
-    if (spec.fresh && !isFreshSignIn(operator)) redirect(freshSignInPath(spec.fresh(fields)));
     const parsed = spec.schema.safeParse(fields);
     if (!parsed.success)
       redirect(spec.invalid ? spec.invalid(fields) : withNotice('/admin', 'invalid'));
     const { db, env, auth } = await consoleAuth();
+    if (spec.fresh && !isFreshSignIn(operator)) {
+      const client = clientAddress(await headers(), env.TRUST_PROXY);
+      const act = spec.act ?? 'console action';
+      const answer = await requestFreshSignIn({ db, env }, operator, act, fields, client);
+      redirect(`${SIGN_IN_PATH}?fresh=${answer === 'sent' ? 'sent' : 'limited'}`);
+    }
     if (spec.audit) await appendAudit(db, operator, spec.audit);
-    redirect(await run(parsed.data, { operator, db, env, auth }));
+    const next = await run(parsed.data, { operator, db, env, auth });
+    // Confirmed from its pending act's page: that act is done, and its page shows it no more.
+    if (spec.fresh) await dropPendingAct(db, fields[PENDING_FIELD]?.[0], operator.id);
+    redirect(next);
   };
 }
 

@@ -18,8 +18,10 @@ export {
   operatorRoles,
   removeOperator,
 } from './operators';
-export { operatorAccounts, operatorSessions, operators, signInTokens } from './schema';
+export { operatorAccounts, operatorSessions, operators, pendingActs, signInTokens } from './schema';
 export type { OperatorRole } from './schema';
-export { confirmSignIn, consoleReturnPath, requestSignIn } from './sign-in';
+export { confirmSignIn, requestSignIn } from './sign-in';
+export { describePendingAct, findPendingAct, isPendingActId, PENDING_FIELD } from './pending-act';
+export type { PendingAct } from './pending-act';
 export { scheduleSpamDigest } from './spam-digest';
 export { listDemos, unreviewedSpamCount, viewEnquiry } from './views';

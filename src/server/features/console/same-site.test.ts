@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PEER_ADDRESS_HEADER } from '../../platform/http/peer-address';
+import { PEER_ADDRESS_HEADER } from '@/lib/http/peer-address';
 import { isConsolePost } from './session';
 
 /** A console form post through the edge (nginx on 10.0.0.2) to an instance on site-1:3000. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** What an operator of the console may do: `sales` works enquiries, `admin` also operators and audit. */
 export type OperatorRole = 'sales' | 'admin';
@@ -72,4 +72,24 @@ export const signInTokens = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('sign_in_tokens_identifier_idx').on(table.identifier)],
+);
+
+/**
+ * A dangerous act an operator asked for on a stale sign-in (the fields they posted), kept here
+ * while a fresh sign-in link is on its way: the link returns to it, and it is shown only to that
+ * operator, to confirm, until `expiresAt`. One per operator (the last asked).
+ */
+export const pendingActs = pgTable(
+  'console_pending_acts',
+  {
+    id: text('id').primaryKey(),
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    act: text('act').notNull(),
+    fields: jsonb('fields').$type<Record<string, string[]>>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('console_pending_acts_operator_id_idx').on(table.operatorId)],
 );

@@ -5,9 +5,9 @@ import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { openSecondHandle } from '@test/databases';
+import { difference, rowCounts } from '@test/row-counts';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
 import { deps, formData, request, TEST_SECRET } from '@test/enquiry';
-import type { Db } from '../../platform/db';
 import { auditLog } from '../../platform/audit/schema';
 import { listAudit, type Actor } from '../../platform/audit';
 import { rateLimits } from '../../platform/rate-limit/schema';
@@ -20,10 +20,22 @@ import { leads } from '../contact/schema';
 import { acknowledgeDeliveries, retryDeliveries } from '../../wiring/delivery-retry';
 import { getConsoleEnv } from './env';
 import { authFor, isFreshSignIn, sessionOperator, type ConsoleAuth } from './auth';
-import { operatorSessions, operators, signInTokens } from './schema';
+import { operatorSessions, operators, pendingActs, signInTokens } from './schema';
 import { addOperator, changeOperatorRole, ensureAdmins, ADMIN_EMAILS_ACTOR } from './operators';
-import { confirmSignIn, requestSignIn, sendSignInLink, signInJob } from './sign-in';
+import {
+  confirmSignIn,
+  requestFreshSignIn,
+  requestSignIn,
+  sendSignInLink,
+  signInJob,
+} from './sign-in';
+import { dropPendingAct, findPendingAct, PENDING_ACT_SECONDS, savePendingAct } from './pending-act';
+import { addressHash, addressKeys } from '../../platform/people/address-hash';
+import { suppress } from '../../platform/people/suppression';
+import { suppressions } from '../../platform/people/schema';
+import { withSuppressionGate } from '../../delivery/email/suppression-gate';
 import { readInbox } from './inbox';
+import { describeFilter } from '@/lib/console/inbox-filter';
 import { viewEnquiry } from './views';
 
 const env = getConsoleEnv({
@@ -35,34 +47,6 @@ const env = getConsoleEnv({
 const ORIGIN = 'https://console.nirmaya.example';
 const boss: Actor = { email: 'boss@nirmaya.example', role: 'admin' };
 const sam: Actor = { email: 'sam@nirmaya.example', role: 'sales' };
-
-/** Row counts of every table of the public schema. */
-async function rowCounts(db: Db): Promise<Record<string, number>> {
-  const rows = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
-  const tables = rows(
-    await db.execute(
-      sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
-    ),
-  );
-  const counts: Record<string, number> = {};
-  for (const { table_name } of tables) {
-    const name = String(table_name);
-    const [row] = rows(
-      await db.execute(sql`select count(*)::int as n from ${sql.identifier(name)}`),
-    );
-    counts[name] = Number(row?.n ?? 0);
-  }
-  return counts;
-}
-
-/** What changed between two row counts (table: difference). */
-function difference(before: Record<string, number>, after: Record<string, number>) {
-  return Object.fromEntries(
-    Object.keys(after)
-      .filter((table) => after[table] !== before[table])
-      .map((table) => [table, after[table]! - (before[table] ?? 0)]),
-  );
-}
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(
@@ -82,7 +66,16 @@ for (const backend of backends) {
       });
       beforeEach(async () => {
         const { db } = database;
-        for (const table of [jobs, leads, rateLimits, signInTokens, operatorSessions, operators])
+        for (const table of [
+          jobs,
+          leads,
+          rateLimits,
+          signInTokens,
+          suppressions,
+          pendingActs,
+          operatorSessions,
+          operators,
+        ])
           await db.delete(table);
         await ensureAdmins(db, env.ADMIN_EMAILS);
         await addOperator(db, boss, sam.email, 'sales');
@@ -193,9 +186,10 @@ for (const backend of backends) {
         expect(link.pathname).toBe('/admin/sign-in/confirm');
         expect(await db.select().from(operatorSessions)).toHaveLength(0);
         const token = link.searchParams.get('token')!;
+        // A place to return to that is no pending act's id is not followed: the inbox instead.
         const first = await confirmSignIn(auth, token, '/admin/operators?email=a%40b.example');
         expect(first.status).toBe(302);
-        expect(first.headers.get('location')).toBe(`${ORIGIN}/admin/operators?email=a%40b.example`);
+        expect(first.headers.get('location')).toBe(`${ORIGIN}/admin`);
         const cookie = first.headers
           .getSetCookie()
           .find((c) => c.includes('nirmaya-console.session='));
@@ -204,16 +198,110 @@ for (const backend of backends) {
         const again = await confirmSignIn(auth, token);
         expect(again.headers.get('location')).toContain('/admin/sign-in?link=failed');
         expect(again.headers.getSetCookie().join()).not.toContain('nirmaya-console.session=');
-        // Another site's address as the place to return to: the inbox instead.
-        await requestSignIn({ db, env }, 'boss@nirmaya.example', '192.0.2.11');
-        await runSignInJobs();
-        const next = new URL(/(https:\S+)/.exec(smtp.received[1]!.parsed.text ?? '')![1]!);
-        const elsewhere = await confirmSignIn(
-          auth,
-          next.searchParams.get('token')!,
-          '//evil.example/',
+      });
+
+      it("a stranger-asked link for the admin lands on the console's home with nothing filled", async () => {
+        const { db } = database;
+        // The sign-in form takes no place to return to: the stranger's request names none.
+        expect(await requestSignIn({ db, env }, 'boss@nirmaya.example', '203.0.113.66')).toBe(
+          'sent',
         );
-        expect(elsewhere.headers.get('location')).toBe(`${ORIGIN}/admin`);
+        const [job] = await db.select().from(jobs).where(eq(jobs.kind, signInJob.name));
+        expect(signInJob.payload.parse(job!.payload).pending).toBeUndefined();
+        await runSignInJobs();
+        const text = smtp.received[0]!.parsed.text ?? '';
+        const link = new URL(/(https:\S+)/.exec(text)![1]!);
+        expect([...link.searchParams.keys()]).toEqual(['token']);
+        expect(text).toContain(`It opens the console's home page (${ORIGIN}/admin).`);
+        const response = await confirmSignIn(auth, link.searchParams.get('token')!);
+        expect(response.headers.get('location')).toBe(`${ORIGIN}/admin`);
+      });
+
+      it('a fresh sign-in the admin asked for returns to their pending act, for them alone', async () => {
+        const { db } = database;
+        const ids = Object.fromEntries(
+          (await db.select().from(operators)).map((row) => [row.email, row.id]),
+        );
+        const admin = { id: ids['boss@nirmaya.example']!, email: 'boss@nirmaya.example' };
+        const t0 = new Date();
+        const fields = {
+          email: ['new@nirmaya.example'],
+          role: ['admin'],
+          $ACTION_ID_0123: [''],
+          pending: ['an-earlier-act'],
+        };
+        expect(
+          await requestFreshSignIn({ db, env }, admin, 'operator-add', fields, '192.0.2.70', t0),
+        ).toBe('sent');
+        // The act is kept server-side for the admin; the job names it by id only.
+        const [job] = await db.select().from(jobs).where(eq(jobs.kind, signInJob.name));
+        const pending = signInJob.payload.parse(job!.payload).pending!;
+        expect(JSON.stringify(job!.payload)).not.toContain('new@nirmaya.example');
+        await runSignInJobs();
+        expect(smtp.received[0]!.envelope.to).toEqual(['boss@nirmaya.example']);
+        const text = smtp.received[0]!.parsed.text ?? '';
+        expect(text).toContain('add the operator new@nirmaya.example with the role admin');
+        const link = new URL(/(https:\S+)/.exec(text)![1]!);
+        expect(link.searchParams.get('pending')).toBe(pending);
+        const response = await confirmSignIn(
+          auth,
+          link.searchParams.get('token')!,
+          link.searchParams.get('pending')!,
+        );
+        expect(response.headers.get('location')).toBe(`${ORIGIN}/admin/pending/${pending}`);
+        // The act as posted, Next.js's fields and a pending id dropped; for the admin alone.
+        expect(await findPendingAct(db, pending, admin.id, t0)).toEqual({
+          id: pending,
+          act: 'operator-add',
+          fields: { email: ['new@nirmaya.example'], role: ['admin'] },
+        });
+        expect(await findPendingAct(db, pending, ids['sam@nirmaya.example']!, t0)).toBeNull();
+        const lapsed = new Date(t0.getTime() + PENDING_ACT_SECONDS * 1000);
+        expect(await findPendingAct(db, pending, admin.id, lapsed)).toBeNull();
+        // Once done, it is dropped for the admin; another operator cannot drop it.
+        await dropPendingAct(db, pending, ids['sam@nirmaya.example']!);
+        expect(await findPendingAct(db, pending, admin.id, t0)).not.toBeNull();
+        await dropPendingAct(db, pending, admin.id);
+        expect(await findPendingAct(db, pending, admin.id, t0)).toBeNull();
+
+        // A job naming another operator's pending act mails a link to the home page.
+        const samPending = await savePendingAct(db, ids['sam@nirmaya.example']!, 'erase', {
+          reference: ['NIR-1'],
+        });
+        const secret = await getSiteSecret(db, env.FORM_SECRET);
+        await handler()({
+          payload: {
+            emailHash: addressHash('boss@nirmaya.example', secret),
+            until: Date.now() + 60_000,
+            pending: samPending,
+          },
+        } as never);
+        const crossed = smtp.received[1]!.parsed.text ?? '';
+        expect(new URL(/(https:\S+)/.exec(crossed)![1]!).searchParams.has('pending')).toBe(false);
+        expect(crossed).toContain("It opens the console's home page");
+      });
+
+      it("sends an operator's link as staff mail, past the suppression list", async () => {
+        const { db } = database;
+        const secret = await getSiteSecret(db, env.FORM_SECRET);
+        await suppress(db, addressKeys('boss@nirmaya.example', secret), 'erase', new Date());
+        const gated = sendSignInLink({
+          db,
+          auth: async () => auth,
+          secret: () => getSiteSecret(db, env.FORM_SECRET),
+          send: withSuppressionGate(createSmtpSender(smtp.url), {
+            db,
+            secret: () => getSiteSecret(db, env.FORM_SECRET),
+          }),
+          from: 'site@nirmaya.example',
+          origin: ORIGIN,
+        });
+        await requestSignIn({ db, env }, 'boss@nirmaya.example', '192.0.2.71');
+        const [job] = await db.select().from(jobs).where(eq(jobs.kind, signInJob.name));
+        expect(await gated({ payload: signInJob.payload.parse(job!.payload) } as never)).toBe(
+          undefined,
+        );
+        expect(smtp.received.map((mail) => mail.envelope.to)).toEqual([['boss@nirmaya.example']]);
       });
 
       it('ends a session 7 days after sign-in whatever its use; fresh means under 15 minutes', async () => {
@@ -236,7 +324,7 @@ for (const backend of backends) {
         expect(await sessionOperator(auth, db, headers, at(minute))).toBeNull();
       });
 
-      it("writes a sales operator's inbox search to the audit log, folded per minute", async () => {
+      it('writes that a sales operator searched the inbox, never the text, folded per minute', async () => {
         const { db } = database;
         await submitEnquiry(
           formData({ email: 'kiran@alpha.example', organization: 'Alpha Clinic' }),
@@ -244,35 +332,33 @@ for (const backend of backends) {
           deps(db),
         );
         const t0 = new Date();
-        const [rows, total] = await readInbox(db, sam, { search: 'alpha' }, 'q=alpha page=1', t0);
+        /** The inbox's read for a search of `q` at `ms` after t0, described as the page does. */
+        const search = (q: string, ms: number) =>
+          readInbox(
+            db,
+            sam,
+            { search: q },
+            `${describeFilter({ q })} page=1`,
+            new Date(t0.getTime() + ms),
+          );
+        const [rows, total] = await search('alpha', 0);
         expect([rows.length, total]).toEqual([1, 1]);
+        await search('Kiran Rao', 30_000);
+        await search('alpha', 61_000);
         await readInbox(
           db,
           sam,
-          { search: 'alpha' },
-          'q=alpha page=1',
-          new Date(t0.getTime() + 30_000),
-        );
-        await readInbox(
-          db,
-          sam,
-          { search: 'beta' },
-          'q=beta page=1',
-          new Date(t0.getTime() + 30_000),
-        );
-        await readInbox(
-          db,
-          sam,
-          { search: 'alpha' },
-          'q=alpha page=1',
-          new Date(t0.getTime() + 61_000),
+          {},
+          `${describeFilter({})} page=1`,
+          new Date(t0.getTime() + 62_000),
         );
         const audit = await listAudit(db, { action: 'read' });
         expect(audit.rows.map((row) => [row.actor, row.subject, row.detail])).toEqual([
-          ['sam@nirmaya.example', 'inbox', 'q=alpha page=1'],
-          ['sam@nirmaya.example', 'inbox', 'q=beta page=1'],
-          ['sam@nirmaya.example', 'inbox', 'q=alpha page=1'],
+          ['sam@nirmaya.example', 'inbox', 'all page=1'],
+          ['sam@nirmaya.example', 'inbox', 'q=(searched) page=1'],
+          ['sam@nirmaya.example', 'inbox', 'q=(searched) page=1'],
         ]);
+        expect(JSON.stringify(audit.rows)).not.toMatch(/alpha|kiran|rao/i);
       });
 
       it('shows a webhook by its host; only admins act on a privacy request’s deliveries', async () => {

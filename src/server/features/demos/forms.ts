@@ -17,7 +17,13 @@ import { correctHeldAddress, resendProofRequest } from './commands/re-request';
 import { rescheduleDemo } from './commands/reschedule';
 import { bookingSettings, isBookingOn } from './rules';
 import { issueBookingToken, verifyBookingToken, verifyConfirmToken } from './tokens';
-import type { BookOutcome, ChangeResult, ConfirmOutcome, ManageOutcome } from './types';
+import type {
+  BookingResult,
+  BookOutcome,
+  ChangeResult,
+  ConfirmOutcome,
+  ManageOutcome,
+} from './types';
 import { openManageLink } from './views/manage-page';
 
 /**
@@ -49,11 +55,11 @@ export async function consumeBookingLimit(
  * wakes the queue worker so the invitations leave at once. Every post counts against the client's own
  * booking limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`, kept apart from the form's):
  * beyond it, `limited`. `gone` when the time is no longer free (the page then shows fresh
- * times), `email-cap` or `client-cap` when the enquiry's e-mail address or the client address
- * (its keyed hash, stored on the booking) already has its upcoming demos (`DEMO_MAX_PER_EMAIL`,
- * `DEMO_MAX_PER_CLIENT`), `invalid` for a bad token, time or an unknown enquiry. With
- * `DEMO_CONFIRM_EMAIL` the e-mail cap is `held` like any hold (bookDemo), so the answer tells
- * nobody whether the address has a demo.
+ * times), `capped` when the enquiry's e-mail address or the client address (its keyed hash,
+ * stored on the booking) already has its upcoming demos (`DEMO_MAX_PER_EMAIL`,
+ * `DEMO_MAX_PER_CLIENT`), `invalid` for a bad token, time or an unknown enquiry (bookOutcomeOf).
+ * With `DEMO_CONFIRM_EMAIL` the e-mail cap is `held` like any hold (bookDemo); without it both
+ * caps are the same `capped`: either way the answer tells nobody whether the address has a demo.
  * @throws on database errors.
  */
 export async function bookFromForm(
@@ -83,10 +89,16 @@ export async function bookFromForm(
     });
     nudgeQueueWorker();
   }
-  if (result.outcome === 'capped') {
-    log.info({ event: 'demo.capped', cap: result.cap, leadId });
-    return result.cap === 'email' ? 'email-cap' : 'client-cap';
-  }
+  if (result.outcome === 'capped') log.info({ event: 'demo.capped', cap: result.cap, leadId });
+  return bookOutcomeOf(result);
+}
+
+/**
+ * What the booking page is told of `result`: either cap is the one `capped` (which cap was met
+ * stays in the log), a refused enquiry `invalid`, a hold `held`, a taken time `gone`.
+ */
+export function bookOutcomeOf(result: BookingResult): BookOutcome {
+  if (result.outcome === 'capped') return 'capped';
   if (result.outcome === 'refused') return 'invalid';
   if (result.outcome === 'held') return 'held';
   if (result.outcome === 'already-booked' && result.booking.status === 'held') return 'held';

@@ -219,7 +219,10 @@ export type InvitationFacts = {
   lead: Pick<
     typeof leads.$inferSelect,
     'reference' | 'firstName' | 'lastName' | 'email' | 'organization'
-  >;
+  > & {
+    /** Whether the enquiry's address was suppressed when it came (no Reply-To to it). */
+    suppressed?: boolean;
+  };
   host: Pick<DemoHost, 'name' | 'email' | 'meetingUrl'>;
   /** Domain of the site's sender address, e.g. `nirmaya.example`. */
   domain: string;
@@ -227,13 +230,16 @@ export type InvitationFacts = {
   manageUrl?: string;
 };
 
-/** A booked demo as the pages show it: when (ISO and in the provider's zone) and with whom. */
+/**
+ * A booked demo as the pages show it: when (ISO and in the provider's zone) and with whom; the
+ * host's standing meeting link only on a page reached by a link e-mailed to the address (proved).
+ */
 export type BookedDemo = {
   start: string;
   day: string;
   time: string;
   hostName: string;
-  meetingUrl: string;
+  meetingUrl?: string;
 };
 
 /**
@@ -265,11 +271,10 @@ export type ManageView =
   | { kind: 'invalid' };
 
 /**
- * What a booking post did, for the booking page's notice: `email-cap` and `client-cap` when the
- * e-mail address or the client address already has its upcoming demos.
+ * What a booking post did, for the booking page's notice: `capped` when the e-mail address or the
+ * client address already has its upcoming demos (one answer for both: see bookOutcomeOf).
  */
-export type BookOutcome =
-  'booked' | 'held' | 'gone' | 'invalid' | 'limited' | 'email-cap' | 'client-cap';
+export type BookOutcome = 'booked' | 'held' | 'gone' | 'invalid' | 'limited' | 'capped';
 
 /** What a reschedule or cancel post did, for the manage page's notice. */
 export type ManageOutcome = 'rescheduled' | 'cancelled' | 'gone' | 'closed' | 'invalid' | 'limited';

@@ -6,27 +6,20 @@ import {
   readPrivacyValues,
   type PrivacyFormState,
 } from '@/lib/privacy-request-schema';
+import { formTokenField } from '@/lib/contact-fields';
 import type { Db } from '../../platform/db';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { hashClientGroup } from '../../platform/http/client-group';
 import { isSameSite, type OriginFacts } from '../../platform/http/same-site';
 import { log } from '../../platform/log';
 import { enqueue } from '../../delivery/queue/enqueue';
-import { addressKeys } from '../../platform/people/address-hash';
-import {
-  admitUnprovenMail,
-  isSiteBusy,
-  type MailBudgetLimits,
-} from '../../platform/people/mail-budget';
+import { isSiteBusy, type MailBudgetLimits } from '../../platform/people/mail-budget';
 import { consumeRateLimit, type RateLimit } from '../../platform/rate-limit';
-import { isSuppressed, isSuppressedExactly } from '../../platform/people/suppression';
 import { botCheck, postedFormToken } from '../../platform/security/bot-signal';
 import { issueFormToken } from '../../platform/security/form-token';
-import { joinOpenGrievance } from './grievances';
-import { holdsDataFor } from './copy';
-import type { PersonalDataHolder } from './personal-data';
 import { issuePrivacyLink } from './link-token';
-import { linkOwner, privacyLinkJob } from './link-job';
+import { linkOwner } from './link-job';
+import { privacyAskJob } from './ask-job';
 
 /** What asking for a privacy link needs. */
 export type AskDeps = {
@@ -34,13 +27,11 @@ export type AskDeps = {
   secret: string;
   /** The contact form's limit (`RATE_LIMIT_MAX` per `RATE_LIMIT_WINDOW_MINUTES`), counted apart. */
   rateLimit: RateLimit;
-  /** The budget of e-mails to unproven addresses (UNPROVEN_MAIL_PER_ADDRESS, _PER_HOUR). */
+  /** The budget of e-mails to unproven addresses: its site-wide rate says when the site is busy. */
   mailBudget: MailBudgetLimits;
   /** Origins accepted besides the request's own host (`SITE_URL`'s). */
   allowedOrigins: readonly string[];
-  /** Who holds personal data: a link goes only to an address something is held for. */
-  holders: readonly PersonalDataHolder[];
-  /** Called after a link is queued, to wake the queue worker. */
+  /** Called after the request is queued, to wake the queue worker. */
   onQueued?: () => void;
   now?: () => Date;
 };
@@ -53,15 +44,16 @@ const RATE_LIMIT_PREFIX = 'privacy:';
  * (errors with what was typed; an expired token gets a fresh one), the bot signals the contact
  * form checks (honeypot, token missing, forged or too young without a proof of work: nothing is
  * sent), the client's rate limit and one request per form token, then, in one transaction with
- * the counts: a suppressed inbox (any spelling, isSuppressed) gets nothing but the `resume` (hear
- * from us again) link, which goes only to the spelling that asked to be suppressed; a grievance from an address with an open one joins it (no
- * mail); otherwise, when the site holds data for the address (`deps.holders`), the request is a
- * grievance (DPDP Act s.13: anyone may complain) or a `resume`, the link e-mail (`privacy.link`)
- * is queued if the address's mail budget admits it (admitUnprovenMail: per inbox and per client
- * group, grievance links apart; delayed, never dropped, when the site is busy and the post came
- * without its proof of work). Every valid request gets the same answer (`sentDelayed` for every
- * post without proof of work while the site is busy, isSiteBusy), so the page never tells whether an address is known, suppressed, has an open
- * grievance or was mailed enough. Never throws but on database errors.
+ * the counts, one `privacy.ask` job carrying the request's signed link token, the requesting
+ * client's group (hashClientGroup) and whether a proof of work came with it, whoever's the address:
+ * whether it is known, suppressed, has an open grievance or was mailed enough (the budget per inbox
+ * and per client group, grievance links apart) is decided on the queue worker (decidePrivacyAsk),
+ * after the answer. So every valid request gets the same answer after the same work and the same
+ * writes, and neither the page nor its timing tells anything about the address. The answer
+ * depends only on the site's load: while the site is busy (isSiteBusy) a post without its proof of
+ * work is told its link waits its turn (`sentDelayed`: the worker then delays that mail, never
+ * drops it). A post refused only as too fast (no proof of work, token under its minimum age) gets
+ * the form back as typed, asking to press send again. Never throws but on database errors.
  */
 export async function askForPrivacyLink(
   formData: FormData,
@@ -89,6 +81,17 @@ export async function askForPrivacyLink(
       ...(expired ? { token: issueFormToken(deps.secret, now.getTime()) } : {}),
     };
   const { signal: bot, proofOfWork } = await botCheck(formData, form, deps.secret);
+  // Sent faster than the form's minimum age without a proof of work (no JavaScript, autofill): a
+  // person may well have done it, so the form comes back as typed, with the same token (older by
+  // now), asking to press send again. Nothing was sent, and the answer never says it was.
+  if (bot === 'too-fast' && form.ok)
+    return {
+      status: 'invalid',
+      message: privacyRequestTexts.tooFast,
+      errors: {},
+      values,
+      token: String(formData.get(formTokenField)),
+    };
   // Told to every post alike (a bot too), whatever the address: it depends on the site's load.
   const busy = !proofOfWork && (await isSiteBusy(deps.db, now, deps.mailBudget));
   const sent = {
@@ -110,48 +113,24 @@ export async function askForPrivacyLink(
       if (!(await consumeRateLimit(tx, `${RATE_LIMIT_PREFIX}form:${form.nonce}`, once, issued)))
         return 'form-used' as const;
     }
-    const { kind, email, details } = parsed.data;
-    const keys = addressKeys(email, deps.secret);
-    const emailHash = keys.exact;
-    // A suppressed inbox (any spelling of it) is sent nothing but the link to hear from us again,
-    // and that only to the very spelling that asked to be suppressed: only it can lift it.
-    const applies =
-      kind === 'resume'
-        ? await isSuppressedExactly(tx, emailHash)
-        : !(await isSuppressed(tx, keys));
-    if (!applies) return 'not-applicable' as const;
-    if (kind !== 'grievance' && kind !== 'resume' && !(await holdsDataFor(tx, deps.holders, email)))
-      return 'unknown' as const;
-    if (kind === 'grievance') {
-      const joined = await joinOpenGrievance(tx, { emailHash, text: details, by: 'form', now });
-      if (joined) return 'joined' as const;
-    }
-    const budget = await admitUnprovenMail(
-      tx,
-      {
-        emailHash: keys.mailbox,
-        kind: privacyLinkJob.name,
-        bucket: kind === 'grievance' ? 'grievance' : 'proof',
-        requester: { group: hashClientGroup(request.clientAddress, deps.secret), proofOfWork },
-        now,
-      },
-      deps.mailBudget,
-    );
-    if (budget.verdict !== 'send' && budget.verdict !== 'delay') return budget.verdict;
+    // Every valid post queues the same one job, whoever's the address: what it leads to is
+    // decided on the queue worker (decidePrivacyAsk), after this answer.
     const { token, nonce } = issuePrivacyLink(parsed.data, deps.secret, now.getTime());
     await enqueue(
       tx,
-      privacyLinkJob,
-      { token },
+      privacyAskJob,
       {
-        dedupeKey: `privacy.link:${nonce}`,
-        owner: linkOwner(nonce),
-        ...(budget.verdict === 'delay' && { notBefore: budget.sendAt }),
+        token,
+        at: now.getTime(),
+        group: hashClientGroup(request.clientAddress, deps.secret),
+        proofOfWork,
       },
+      { dedupeKey: `privacy.ask:${nonce}`, owner: linkOwner(nonce) },
     );
-    return budget.verdict === 'delay' ? ('delayed' as const) : ('queued' as const);
+    return 'queued' as const;
   });
-  log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: queued });
+  if (queued !== 'queued')
+    log.info({ event: 'privacy.asked', kind: parsed.data.kind, outcome: queued });
   if (queued === 'rate-limited') return refuse(privacyRequestTexts.rateLimited);
   if (queued === 'queued') deps.onQueued?.();
   return sent;

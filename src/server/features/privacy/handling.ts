@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { summarizePrivacy, type PrivacySummary } from '@/lib/privacy-alarm';
 import { appendAudit, type Actor } from '../../platform/audit';
@@ -7,6 +7,7 @@ import type { Db } from '../../platform/db';
 import { privacyRequests, type PrivacyRequestKind } from './schema';
 import { enqueue } from '../../delivery/queue/enqueue';
 import { privacyReplyJob } from './reply';
+import { additionsOf, dropAdditionsOf, type GrievanceAddition } from './grievance-additions';
 
 /**
  * The console's side of privacy requests: list them, show one, assign it to an admin, answer it
@@ -27,11 +28,15 @@ export type PrivacyRequestRow = {
   outcome: string | null;
 };
 
-/** A request with its address and the person's words (null once closed). */
+/**
+ * A request with its address and the person's words (null once closed), and, for a grievance, what
+ * later grievances from the address added, each with how it came (empty once closed).
+ */
 export type PrivacyRequestDetail = PrivacyRequestRow & {
   status: 'open' | 'closed';
   email: string | null;
   details: string | null;
+  additions: GrievanceAddition[];
 };
 
 /** Longest reply an admin may send (characters). */
@@ -54,12 +59,12 @@ export function mayHandlePrivacy(actor: Actor): boolean {
 }
 
 /** @throws Error when `actor` is not an admin (a caller forgot its own role check). */
-function requireAdmin(actor: Actor): void {
+export function requireAdmin(actor: Actor): void {
   if (!mayHandlePrivacy(actor)) throw new Error('Privacy requests are handled by admins only');
 }
 
 /** A reference as typed (any case, spaces around) in its stored form. */
-const normalise = (reference: string) => reference.trim().toUpperCase();
+export const normalise = (reference: string) => reference.trim().toUpperCase();
 
 const rowColumns = {
   reference: privacyRequests.reference,
@@ -109,14 +114,17 @@ export async function viewPrivacyRequest(
   const [row] = await db
     .select({
       ...rowColumns,
+      id: privacyRequests.id,
       status: privacyRequests.status,
       email: privacyRequests.email,
       details: privacyRequests.details,
     })
     .from(privacyRequests)
     .where(eq(privacyRequests.reference, normalise(reference)));
-  if (row?.status === 'open') await appendAudit(db, actor, 'privacy-view', row.reference);
-  return row;
+  if (!row) return undefined;
+  if (row.status === 'open') await appendAudit(db, actor, 'privacy-view', row.reference);
+  const { id, ...detail } = row;
+  return { ...detail, additions: await additionsOf(db, id) };
 }
 
 /** What assigning or answering a request did. */
@@ -209,6 +217,7 @@ export async function replyToPrivacyRequest(
         assignedTo: sql`coalesce(${privacyRequests.assignedTo}, ${actor.email})`,
       })
       .where(eq(privacyRequests.id, open.id));
+    await dropAdditionsOf(tx, [open.id]);
     await enqueue(
       tx,
       privacyReplyJob,
@@ -217,45 +226,6 @@ export async function replyToPrivacyRequest(
     );
     await appendAudit(tx, actor, 'privacy-reply', ref, open.kind);
     return 'replied';
-  });
-}
-
-/** The outcome of a request an admin closed as abusive (no personal data). */
-export const ABUSIVE_OUTCOME = 'closed as abusive';
-
-/**
- * Closes the open requests `references` an admin judged abusive (a flood of grievances, say), in
- * one transaction: each becomes a tombstone (outcome ABUSIVE_OUTCOME, address and details cleared,
- * assigned to `actor` when it was nobody's) with one audit row per request; a pending job of it
- * finds it closed and sends nothing. Unknown or closed references are left as they are.
- * @returns the references closed.
- * @throws Error when `actor` is not an admin.
- */
-export async function closeAbusiveRequests(
-  db: Db,
-  actor: Actor,
-  references: readonly string[],
-  now: Date = new Date(),
-): Promise<string[]> {
-  requireAdmin(actor);
-  const refs = [...new Set(references.map(normalise))];
-  if (refs.length === 0) return [];
-  return db.transaction(async (tx) => {
-    const closed = await tx
-      .update(privacyRequests)
-      .set({
-        status: 'closed',
-        closedAt: now,
-        outcome: ABUSIVE_OUTCOME,
-        email: null,
-        details: null,
-        assignedTo: sql`coalesce(${privacyRequests.assignedTo}, ${actor.email})`,
-      })
-      .where(and(inArray(privacyRequests.reference, refs), eq(privacyRequests.status, 'open')))
-      .returning({ reference: privacyRequests.reference, kind: privacyRequests.kind });
-    for (const row of closed)
-      await appendAudit(tx, actor, 'privacy-close', row.reference, `${row.kind}: abusive`);
-    return closed.map((row) => row.reference).sort();
   });
 }
 

@@ -10,18 +10,18 @@ export { eraseAddress } from './erase';
 export type { ErasureDeps, ErasureResult } from './erase';
 export { rightsFooter } from './footer';
 export { privacyJobs } from './jobs';
-export { forgetSentLinks } from './link-job';
+export { forgetSentLinks } from './ask-job';
 export type { FreeTable, PersonalDataHolder, Retention } from './personal-data';
 export { requestIdOf } from './records';
 export { forgetSentReplies } from './reply';
 export {
   PRIVACY_REPLY_MAX,
   assignPrivacyRequest,
-  closeAbusiveRequests,
   listPrivacyRequests,
   mayHandlePrivacy,
   readPrivacySummary,
   replyToPrivacyRequest,
   viewPrivacyRequest,
 } from './handling';
+export { closeAbusiveRequests } from './abusive';
 export { privacyPersonalData, purgeExpired } from './retention';

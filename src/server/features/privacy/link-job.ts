@@ -1,8 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import type { Db } from '../../platform/db';
 import type { SendMail } from '../../delivery/email/transport';
-import { dropSentJobs } from '../../delivery/queue/operations';
 import { defineJob, type JobHandler } from '../../delivery/queue/job';
 import { confirmUrl, verifyPrivacyLink } from './link-token';
 import { buildLinkMail, type PrivacyMailFrom } from './mails';
@@ -13,15 +11,6 @@ import { buildLinkMail, type PrivacyMailFrom } from './mails';
  * once the link is used.
  */
 export const privacyLinkJob = defineJob('privacy.link', z.object({ token: z.string() }));
-
-/**
- * Deletes the `privacy.link` jobs already sent: their payload, the link's token, encodes the
- * address and the person's words of a request never confirmed (a confirmed one drops its own).
- * Run by the daily purge. Returns how many were deleted.
- */
-export function forgetSentLinks(db: Db): Promise<number> {
-  return dropSentJobs(db, privacyLinkJob.name);
-}
 
 /** The owner of a link's job, so it can be dropped when the link is used. */
 export function linkOwner(nonce: string): string {

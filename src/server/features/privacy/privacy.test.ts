@@ -40,12 +40,20 @@ import { askForPrivacyLink, type AskDeps } from './ask';
 import { confirmPrivacyRequest } from './confirm';
 import { honourPrivacyRequest } from './honour';
 import { honourJob } from './honour-job';
-import { forgetSentLinks, privacyLinkJob, sendPrivacyLink } from './link-job';
+import { privacyLinkJob, sendPrivacyLink } from './link-job';
+import { decidePrivacyAsk, forgetSentLinks, privacyAskJob } from './ask-job';
 import { leadErasedWebhookJob, postLeadErased } from './webhook';
 
 const WEBHOOK_SECRET = `whsec_${Buffer.from('privacy-test-webhook-secret').toString('base64')}`;
 const email = 'asha.rao@hospital.example';
 const hour = 3_600_000;
+/** A budget of mails to unproven addresses that these flows never reach. */
+const budget = {
+  perAddressPerDay: 10,
+  perClientPerDay: 10,
+  grievancesPerDay: 10,
+  sitePerHour: 200,
+};
 
 /** The first bookable time two days from now: 10:00 IST (04:30Z), inside the test rules. */
 function demoTime(): number {
@@ -104,7 +112,7 @@ for (const backend of backends) {
         const secret = async () => TEST_SECRET;
         const send = withSuppressionGate(createSmtpSender(smtp.url), { db: database.db, secret });
         const from = { from: LEADS_FROM };
-        return testWorker(database.db, smtp.url, { secret: WEBHOOK_SECRET }, [
+        const running = testWorker(database.db, smtp.url, { secret: WEBHOOK_SECRET }, [
           handle(
             demoMailJob,
             sendDemoMail(
@@ -114,6 +122,17 @@ for (const backend of backends) {
               [meera],
               undefined,
             ),
+            fastRetry,
+          ),
+          handle(
+            privacyAskJob,
+            decidePrivacyAsk({
+              db: database.db,
+              secret,
+              mailBudget: budget,
+              holders: holders(),
+              onQueued: () => running.nudge(),
+            }),
             fastRetry,
           ),
           handle(
@@ -140,6 +159,7 @@ for (const backend of backends) {
             fastRetry,
           ),
         ]);
+        return running;
       };
 
       const askDeps = (): AskDeps => ({
@@ -147,13 +167,7 @@ for (const backend of backends) {
         secret: TEST_SECRET,
         rateLimit: { max: 5, windowMs: 600_000 },
         allowedOrigins: [],
-        holders: holders(),
-        mailBudget: {
-          perAddressPerDay: 10,
-          perClientPerDay: 10,
-          grievancesPerDay: 10,
-          sitePerHour: 200,
-        },
+        mailBudget: budget,
       });
 
       /** Posts the privacy form for `address` and `kind`; returns the page's answer. */

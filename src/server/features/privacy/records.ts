@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { privacyRequests, type PrivacyRequestKind } from './schema';
 import { newReference } from '../../platform/reference';
+import { dropAdditionsOf } from './grievance-additions';
 
 /** A stored privacy request (a row of `privacy_requests`). */
 export type PrivacyRequest = typeof privacyRequests.$inferSelect;
@@ -68,6 +69,7 @@ export async function closeRequest(
     .set({ status: 'closed', email: null, details: null, closedAt: now, outcome })
     .where(and(eq(privacyRequests.id, id), eq(privacyRequests.status, 'open')))
     .returning({ id: privacyRequests.id });
+  await dropAdditionsOf(tx, [id]);
   return rows.length > 0;
 }
 

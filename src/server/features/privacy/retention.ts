@@ -6,7 +6,7 @@ import { purgeUnprovenMails } from '../../platform/people/mail-budget';
 import { suppressions, unprovenMails } from '../../platform/people/schema';
 import { rateLimits } from '../../platform/rate-limit/schema';
 import { addCounts, type PersonalDataHolder, type Retention } from './personal-data';
-import { privacyRequests } from './schema';
+import { grievanceAdditions, privacyRequests } from './schema';
 import { dropPrivacyJobsOf, purgeStalePrivacyJobs } from './stale-jobs';
 
 /**
@@ -18,8 +18,9 @@ export const PRIVACY_TOMBSTONE_DAYS = 3 * 365;
 const DAY_MS = 86_400_000;
 
 /**
- * Privacy's own registration: its requests (the address and words while open; then a tombstone
- * holding a keyed hash, kept PRIVACY_TOMBSTONE_DAYS after closing) and the people's data of the
+ * Privacy's own registration: its requests (the address and words while open, with a grievance's
+ * additions; then a tombstone holding a keyed hash, kept PRIVACY_TOMBSTONE_DAYS after closing) and
+ * the people's data of the
  * platform that privacy looks after: the suppression list (keyed hashes, lifted only by the
  * owner's confirmed "hear from us again" request), the audit log (scrubbed of the address by an erasure, purged by retention) and the
  * rate-limit windows (keyed hashes of client addresses, purged by retention) and the counts of
@@ -30,7 +31,7 @@ const DAY_MS = 86_400_000;
  */
 export const privacyPersonalData: PersonalDataHolder = {
   name: 'privacy',
-  tables: [privacyRequests, suppressions, auditLog, rateLimits, unprovenMails],
+  tables: [privacyRequests, grievanceAdditions, suppressions, auditLog, rateLimits, unprovenMails],
   erase: async (tx, email) => {
     await dropPrivacyJobsOf(tx, email);
     return { counts: {}, sharedReferences: [] };

@@ -51,3 +51,25 @@ export const privacyRequests = pgTable(
     index('privacy_requests_email_hash_idx').on(table.emailHash),
   ],
 );
+
+/** How an addition reached an open grievance: `unknown` for text appended before they were rows. */
+export type GrievanceAdditionSource = 'form' | 'link' | 'unknown';
+
+/**
+ * What later grievances from the same address added to the open one, each a row of its own with
+ * how it came (`by`), so nothing typed into the form can pass for another addition or forge its
+ * provenance. Deleted when the grievance closes (its tombstone keeps no one's words).
+ */
+export const grievanceAdditions = pgTable(
+  'grievance_additions',
+  {
+    id: uuid('id').primaryKey(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => privacyRequests.id, { onDelete: 'cascade' }),
+    by: text('by').$type<GrievanceAdditionSource>().notNull(),
+    text: text('text').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('grievance_additions_request_at_idx').on(table.requestId, table.at)],
+);

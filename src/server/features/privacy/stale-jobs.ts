@@ -5,6 +5,7 @@ import { jobs } from '../../delivery/queue/schema';
 import { log } from '../../platform/log';
 import { addressOfLink } from './link-token';
 import { privacyLinkJob } from './link-job';
+import { privacyAskJob } from './ask-job';
 import { privacyReplyJob } from './reply';
 import { privacyRequests } from './schema';
 
@@ -63,7 +64,7 @@ export async function purgeStalePrivacyJobs(db: Db, now: Date): Promise<number> 
 }
 
 /**
- * The erasure's part, in its transaction: deletes every `privacy.link` and `privacy.reply` job
+ * The erasure's part, in its transaction: deletes every `privacy.ask`, `privacy.link` and `privacy.reply` job
  * whose payload holds `email` (any case), whatever its state; a request whose reply had not been
  * sent is marked REPLY_ERASED_OUTCOME instead of `answered`.
  * @returns how many jobs were deleted.
@@ -80,7 +81,7 @@ export async function dropPrivacyJobsOf(tx: Db, email: string): Promise<number> 
     await tx
       .select({ id: jobs.id, payload: jobs.payload })
       .from(jobs)
-      .where(eq(jobs.kind, privacyLinkJob.name))
+      .where(inArray(jobs.kind, [privacyLinkJob.name, privacyAskJob.name]))
   ).filter((job) => {
     const parsed = privacyLinkJob.payload.safeParse(job.payload);
     return parsed.success && addressOfLink(parsed.data.token)?.toLowerCase() === address;

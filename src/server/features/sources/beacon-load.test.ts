@@ -13,7 +13,9 @@ import {
 import { canonicalPaths } from '@/content/routes';
 import { GET, POST } from '@/app/api/v/route';
 import type { Database } from '../../platform/db';
-import { installPeerAddressHeader } from '../../platform/http/peer-address';
+import { createSeamHandler } from '@/seam/handler';
+import { seamRegistry } from '@/seam/registry';
+import { createStaticCache } from '@/seam/static-cache';
 import { existingCollector } from './beacon';
 import { VisitCollector } from './collect';
 import { BEACON_ROUTE, serveBeaconsBeforeNext } from './endpoint';
@@ -121,12 +123,23 @@ for (const backend of backends) {
     });
 
     it('counts a burst over HTTP, served before Next.js, as exactly as through the route', async () => {
-      installPeerAddressHeader(1);
       serveBeaconsBeforeNext(new Set(canonicalPaths));
-      const server: Server = createServer((_request, response) => {
-        response.statusCode = 418; // What Next.js would have answered: never reached.
-        response.end();
-      });
+      // The seam as production runs it, with a stand-in for Next.js's handler.
+      const server: Server = createServer(
+        createSeamHandler(
+          (_request, response) => {
+            response.statusCode = 418; // What Next.js would have answered: never reached.
+            response.end();
+          },
+          seamRegistry(),
+          {
+            precompressed: new Map(),
+            cache: createStaticCache(new Set()),
+            rewritePages: false,
+            atLoad: [],
+          },
+        ),
+      );
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       try {

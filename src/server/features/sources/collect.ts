@@ -1,10 +1,13 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
+import { clientKey } from '@/lib/http/client-key';
+import { createThrottle } from '@/lib/throttle';
 import type { DeviceClass, VisitSource } from '@/lib/visit-source';
 import type { Db } from '../../platform/db';
 import { errorFacts, log } from '../../platform/log';
 import { keyedHash } from '../../platform/security/keyed-hash';
 import { foldLongTail, knownValues, type SourceKey } from './fold';
+import { ClientValues } from './client-values';
 import { forgetPastDays, saltOfDay } from './salt';
 import { visitCounts, visitHashes } from './schema';
 
@@ -20,10 +23,25 @@ export type PageView = {
   visitor: { address: string; userAgent: string; host: string };
 };
 
-/** Page views a client address may send per minute; more are not counted (kept in memory). */
+/**
+ * Page views a client may send per minute; more are not counted (kept in memory). A client is
+ * its address's client key (clientKey: an IPv6 /64), as in every other limit.
+ */
 export const VIEWS_PER_CLIENT_MINUTE = 120;
 /** Distinct count rows held in memory between flushes; past it, new rows are dropped. */
 const MAX_PENDING_ROWS = 20_000;
+/**
+ * Clients whose views are tallied in the current minute; past it, a new client's views are still
+ * counted, unlimited, for the rest of that minute (memory stays bounded: the rows are capped).
+ */
+export const MAX_TRACKED_CLIENTS = 20_000;
+/**
+ * Visitor hashes held between flushes (while the database is down, they pile up); past it, a new
+ * visitor's view is counted as a view only, not as a visitor.
+ */
+export const MAX_PENDING_VISITORS = 50_000;
+/** At most one `sources.flush_failed` line per this many ms while the database is down. */
+const FAILURE_LOG_INTERVAL_MS = 60_000;
 
 type CountKey = SourceKey & { day: string; path: string; device: string };
 type Pending = { row: CountKey; views: number };
@@ -39,14 +57,28 @@ export class VisitCollector {
   private visitors = new Map<string, { day: string; key: string }>();
   private salts = new Map<string, Promise<string>>();
   private clients = new Map<string, number>();
+  private clientValues = new ClientValues();
   private minute = -1;
   private flushing: Promise<void> | null = null;
-
-  constructor(private readonly db: Db) {}
+  private readonly failureLog = createThrottle(FAILURE_LOG_INTERVAL_MS);
 
   /**
-   * Counts `view` (in memory) unless its client address has sent VIEWS_PER_CLIENT_MINUTE views in
-   * the current minute of `now`. Needs the database only for the day's salt (once per day).
+   * @param limits the memory caps, MAX_TRACKED_CLIENTS and MAX_PENDING_VISITORS by default
+   *   (smaller in tests)
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly limits = {
+      trackedClients: MAX_TRACKED_CLIENTS,
+      pendingVisitors: MAX_PENDING_VISITORS,
+    },
+  ) {}
+
+  /**
+   * Counts `view` (in memory) unless its client has sent VIEWS_PER_CLIENT_MINUTE views in the
+   * current minute of `now`, its source values past the client's own few of the day counted as
+   * `other` (ClientValues). Needs the database only for the day's salt (once per day). Memory is
+   * bounded: MAX_TRACKED_CLIENTS, MAX_PENDING_ROWS and MAX_PENDING_VISITORS.
    * @returns whether it was counted
    */
   async record(view: PageView, now: Date = new Date()): Promise<boolean> {
@@ -56,15 +88,18 @@ export class VisitCollector {
       this.minute = minute;
       this.clients.clear();
     }
-    const client = keyedHash('client', view.visitor.address, salt);
-    const sent = (this.clients.get(client) ?? 0) + 1;
-    this.clients.set(client, sent);
-    if (sent > VIEWS_PER_CLIENT_MINUTE) return false;
+    const client = keyedHash('client', clientKey(view.visitor.address), salt);
+    const tallied = this.clients.get(client);
+    if (tallied !== undefined || this.clients.size < this.limits.trackedClients) {
+      const sent = (tallied ?? 0) + 1;
+      this.clients.set(client, sent);
+      if (sent > VIEWS_PER_CLIENT_MINUTE) return false;
+    }
     const row: CountKey = {
       day: view.day,
       path: view.path,
       device: view.device,
-      ...blankNulls(view.source),
+      ...this.clientValues.limit(view.day, client, blankNulls(view.source)),
     };
     const key = JSON.stringify(Object.values(row));
     const pending = this.rows.get(key);
@@ -73,7 +108,8 @@ export class VisitCollector {
     else return false;
     const { address, userAgent, host } = view.visitor;
     const hash = keyedHash('visit', `${address}\n${userAgent}\n${host}`, salt);
-    if (!this.visitors.has(hash)) this.visitors.set(hash, { day: view.day, key });
+    if (!this.visitors.has(hash) && this.visitors.size < this.limits.pendingVisitors)
+      this.visitors.set(hash, { day: view.day, key });
     return true;
   }
 
@@ -129,14 +165,22 @@ export class VisitCollector {
       });
       if (today) await forgetPastDays(this.db, today);
     } catch (error) {
-      log.error({ event: 'sources.flush_failed', rows: rows.size, error: errorFacts(error) });
+      const failures = this.failureLog();
+      if (failures !== null)
+        log.error({
+          event: 'sources.flush_failed',
+          failures,
+          rows: rows.size,
+          error: errorFacts(error),
+        });
       for (const [key, pending] of rows) {
         const held = this.rows.get(key);
         if (held) held.views += pending.views;
         else if (this.rows.size < MAX_PENDING_ROWS) this.rows.set(key, pending);
       }
       for (const [hash, visitor] of visitors)
-        if (!this.visitors.has(hash)) this.visitors.set(hash, visitor);
+        if (!this.visitors.has(hash) && this.visitors.size < this.limits.pendingVisitors)
+          this.visitors.set(hash, visitor);
     }
   }
 }

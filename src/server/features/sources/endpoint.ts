@@ -2,10 +2,11 @@ import 'server-only';
 import { getRuntime } from '../../platform/runtime';
 import { siteOrigins } from '../../platform/http/form-post';
 import { readTextWithin } from '../../platform/http/read-body';
-import { serveBeforeNext } from '../../platform/http/direct-route';
+import { serveBeforeNext } from '@/seam/registry';
 import { errorFacts, log } from '../../platform/log';
 import { BEACON_MAX_BYTES, countBeacon, refusal, type BeaconVerdict } from './beacon';
 import { sourcesEnvSlice } from './env';
+import { createThrottle } from '@/lib/throttle';
 
 /** The beacon endpoint's path (src/app/api/v/route.ts). */
 export const BEACON_ROUTE = '/api/v';
@@ -15,11 +16,14 @@ const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 
 const headers = { 'Cache-Control': 'no-store' } as const;
 
+/** At most one `sources.beacon_failed` line a minute (every beacon fails while the database is down). */
+const failureLog = createThrottle(60_000);
+
 /**
  * The beacon endpoint's answer to `request` (src/app/api/v/route.ts): a POST gets 204, a GET (the
  * `<noscript>` image) a transparent GIF, whatever happened, so it is never a 5xx nor a cookie;
- * what was counted or why not is only logged at debug level, a failure as
- * `sources.beacon_failed`. `knownPaths` are the site's pages (src/content/routes.ts, passed in by
+ * what was counted or why not is only logged at debug level, failures as
+ * `sources.beacon_failed` (at most a line a minute, with their count). `knownPaths` are the site's pages (src/content/routes.ts, passed in by
  * the route so that the feature does not load the page content): views of other paths are not
  * counted.
  */
@@ -46,7 +50,9 @@ export async function beaconResponse(
       })());
   } catch (error) {
     verdict = 'failed';
-    log.error({ event: 'sources.beacon_failed', error: errorFacts(error) });
+    const failures = failureLog();
+    if (failures !== null)
+      log.error({ event: 'sources.beacon_failed', failures, error: errorFacts(error) });
   }
   log.debug({ event: 'sources.beacon', verdict });
   return request.method === 'GET'
@@ -56,7 +62,7 @@ export async function beaconResponse(
 
 /**
  * Serves the beacon endpoint in this process's HTTP server before Next.js routes it
- * (serveBeforeNext): the same beaconResponse as the route handler, without the framework's
+ * (serveBeforeNext, src/seam/registry.ts): the same beaconResponse as the route handler, without the framework's
  * per-request cost (docs/performance.md, "The beacon endpoint"). Called once at start-up with the
  * site's pages, as the route passes them.
  */

@@ -3,8 +3,12 @@ import { eq, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../platform/db';
 
-/** Distinct values a source dimension keeps per day before the rest is counted as `other`. */
-export const DISTINCT_PER_DAY = 50;
+/**
+ * Distinct values a source dimension stores per day before the rest is counted as `other`: a
+ * bound on what is stored, set well above a day's real campaigns and referrers (each client
+ * brings at most a few, client-values.ts); the report folds by volume (report.ts).
+ */
+export const DISTINCT_PER_DAY = 500;
 
 /** The value the long tail of a dimension is folded into. */
 export const OTHER = 'other';

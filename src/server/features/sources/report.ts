@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, between, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
+import { OTHER } from './fold';
 import { countHeldDemos, type FunnelStep } from './funnel';
 import { funnelCounts, visitCounts } from './schema';
 
@@ -9,6 +10,12 @@ export const CONTACT_PATH = '/contact-us';
 
 /** How many rows the top lists show. */
 export const TOP_ROWS = 10;
+
+/**
+ * Rows the funnel shows; the smaller sources (by visitors, then enquiries) are summed into one
+ * `other` row, so a flood of made-up tags can push no real campaign out: it only swells `other`.
+ */
+export const FUNNEL_ROWS = 20;
 
 /** One row of a top list: views and visitors (sum of the daily uniques). */
 export type Tally = { label: string; views: number; visitors: number };
@@ -180,8 +187,23 @@ async function funnelRows(db: Db, range: { from: string; to: string }): Promise<
     const field = stepField[step.step as FunnelStep];
     if (field) row(step.utmSource, step.referrerHost, step.campaign)[field] += step.count;
   }
-  return [...rows.values()].sort(
+  const sorted = [...rows.values()].sort(
     (a, b) =>
       b.visitors - a.visitors || b.enquiries - a.enquiries || a.source.localeCompare(b.source),
   );
+  return foldByVolume(sorted);
+}
+
+/** `rows` (largest first) with those past FUNNEL_ROWS summed into one `other` row. */
+function foldByVolume(rows: FunnelRow[]): FunnelRow[] {
+  if (rows.length <= FUNNEL_ROWS) return rows;
+  const other = emptyRow(OTHER, '');
+  for (const row of rows.slice(FUNNEL_ROWS - 1)) {
+    other.visitors += row.visitors;
+    other.contactViews += row.contactViews;
+    other.enquiries += row.enquiries;
+    other.demosBooked += row.demosBooked;
+    other.demosHeld += row.demosHeld;
+  }
+  return [...rows.slice(0, FUNNEL_ROWS - 1), other];
 }

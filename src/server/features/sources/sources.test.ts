@@ -2,7 +2,7 @@ import '@test/quiet-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { GET, HEAD, POST } from '@/app/api/v/route';
-import { PEER_ADDRESS_HEADER } from '../../platform/http/peer-address';
+import { PEER_ADDRESS_HEADER } from '@/lib/http/peer-address';
 import { recordFunnelEvent, setFunnelSink } from '../../platform/funnel';
 import { existingCollector } from './beacon';
 import { VisitCollector } from './collect';
@@ -190,6 +190,51 @@ for (const backend of backends) {
       );
       expect(await database.db.select().from(visitSalts)).toEqual([]);
       expect(await database.db.select().from(visitHashes)).toEqual([]);
+    });
+
+    it('keeps a real campaign named after a script sends made-up tags at midnight; tags are labels', async () => {
+      const collector = new VisitCollector(database.db);
+      const day = '2027-02-01';
+      const at = new Date('2027-01-31T18:31:00Z');
+      const view = (address: string, utmCampaign: string, referrerHost: string | null = null) => ({
+        day,
+        path: '/',
+        source: { referrerHost, utmSource: 'newsletter', utmMedium: null, utmCampaign },
+        device: 'desktop' as const,
+        visitor: { address, userAgent: CHROME, host: 'nirmaya.test' },
+      });
+      // Sixty made-up campaigns from one client just after midnight, then a real one.
+      for (let i = 0; i < 60; i++) await collector.record(view('192.0.2.66', `junk-${i}`), at);
+      await collector.record(view('198.51.100.20', 'winter-sale'), new Date(at.getTime() + 60_000));
+      await collector.flush(day);
+      const report = await sourcesReport(database.db, { from: day, to: day }, { timeZone: ZONE });
+      const campaigns = report.funnel.map((row) => row.campaign);
+      expect(campaigns).toContain('winter-sale');
+      // The script's own few keep their names; its other 55 views count as "other".
+      expect(campaigns.filter((campaign) => campaign.startsWith('junk-'))).toHaveLength(5);
+      expect(report.campaigns.find((row) => row.label === 'other')?.views).toBe(55);
+
+      // What the beacon sends is cleaned: a tag is a label, a referrer must be a host name.
+      await POST(
+        beacon({
+          path: '/',
+          landingPage: '/',
+          referrerHost: 'Buy cheap pills at evil.example',
+          utmSource: 'Mail Out',
+          utmMedium: null,
+          utmCampaign: 'Call NOW: +91 98765 43210!',
+        }),
+      );
+      await existingCollector()?.flush(today());
+      const now = await sourcesReport(
+        database.db,
+        { from: today(), to: today() },
+        { timeZone: ZONE },
+      );
+      expect(now.campaigns).toContainEqual(
+        expect.objectContaining({ label: 'call-now-91-98765-43210', source: 'mail-out' }),
+      );
+      expect(JSON.stringify(now)).not.toMatch(/pills|Buy cheap/);
     });
 
     it('counts enquiries and demos when they happen; a cancelled demo is never held; old counts go after the retention', async () => {

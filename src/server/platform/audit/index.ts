@@ -27,6 +27,9 @@ export const auditActions = [
   'privacy-outcome',
   'read',
   'refused',
+  'restore',
+  'job-release',
+  'job-drop',
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

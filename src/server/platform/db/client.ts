@@ -1,5 +1,4 @@
 import 'server-only';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -12,7 +11,9 @@ import lockfile from 'proper-lockfile';
 import { Pool, type PoolConfig } from 'pg';
 import { serverRoot } from '@/lib/server-root';
 import { errorFacts, log } from '../log';
+import { ownerOnlyFolder, tightenTree } from '../owner-only';
 import { bridgeDirectory, startPgliteBridge } from './pglite-bridge';
+import { dumpPglite, dumpPostgres, requestSiteDump, serveDumps } from './dump';
 
 /** A Drizzle database over either driver; queries are written once against this type. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -23,6 +24,13 @@ export type Database = {
   kind: 'pglite' | 'postgres';
   /** Applies the SQL migrations in `drizzle/` under a PostgreSQL advisory lock. */
   migrate(): Promise<void>;
+  /** A consistent dump of the whole database as pg_dump's plain SQL (platform/db/dump.ts). */
+  dump(): Promise<string>;
+  /**
+   * Runs a multi-statement SQL script (a dump) as one query, so it applies whole or not at all, in
+   * a session of its own whose settings the script may change. Not through a running site's socket.
+   */
+  runScript(script: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -55,7 +63,8 @@ function embedded(database: Database, dataDir: string): Database {
 const MIGRATION_LOCK_KEY = 4_711_203_001;
 
 /** Where the generated migrations live: `drizzle/` in the server's root (the repository, or the standalone bundle). */
-const defaultMigrationsFolder = () => path.join(/* turbopackIgnore: true */ serverRoot, 'drizzle');
+export const defaultMigrationsFolder = () =>
+  path.join(/* turbopackIgnore: true */ serverRoot, 'drizzle');
 
 export type OpenOptions = {
   /** A `postgres://` URL: use that server; otherwise PGlite in `dataDir`. */
@@ -87,18 +96,33 @@ export type OpenOptions = {
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const migrationsFolder = options.migrationsFolder ?? defaultMigrationsFolder();
-  if (options.url)
-    return openPostgres(
-      { connectionString: options.url, max: options.poolSize ?? 10 },
-      migrationsFolder,
-    );
+  if (options.url) {
+    const url = options.url;
+    return {
+      ...(await openPostgres(
+        { connectionString: url, max: options.poolSize ?? 10 },
+        migrationsFolder,
+      )),
+      dump: () => dumpPostgres(url),
+    };
+  }
   if (options.preferRunningSite) {
     // The site's socket (a stale file or none refuses the connection: then open PGlite here).
     const viaSite = await openPostgres(
       { host: bridgeDirectory(options.dataDir), user: 'postgres', database: 'postgres', max: 1 },
       migrationsFolder,
     ).catch(() => undefined);
-    if (viaSite) return embedded({ ...viaSite, kind: 'pglite' }, options.dataDir);
+    if (viaSite)
+      return embedded(
+        {
+          ...viaSite,
+          kind: 'pglite',
+          dump: () => requestSiteDump(options.dataDir),
+          runScript: () =>
+            Promise.reject(new Error('Stop the site first: it holds the embedded database.')),
+        },
+        options.dataDir,
+      );
   }
   return embedded(
     await openPglite(options.dataDir, migrationsFolder, options.serveLocalClients ?? false),
@@ -106,7 +130,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   );
 }
 
-async function openPostgres(config: PoolConfig, migrationsFolder: string): Promise<Database> {
+async function openPostgres(
+  config: PoolConfig,
+  migrationsFolder: string,
+): Promise<Omit<Database, 'dump'>> {
   const pool = new Pool(config);
   // An idle connection dropped by the server (restart, failover, terminated backend) emits 'error'
   // on the pool; unhandled, it would crash the process. The pool replaces the client by itself.
@@ -137,6 +164,16 @@ async function openPostgres(config: PoolConfig, migrationsFolder: string): Promi
         client.release();
       }
     },
+    async runScript(script) {
+      const client = await pool.connect();
+      try {
+        await client.query(script);
+      } finally {
+        // The script's session settings (an empty search_path) must not reach the pool: the
+        // connection is closed, not returned.
+        client.release(true);
+      }
+    },
     close: () => pool.end(),
   };
 }
@@ -147,7 +184,8 @@ async function openPglite(
   serve: boolean,
 ): Promise<Database> {
   const directory = path.resolve(dataDir);
-  await mkdir(directory, { recursive: true });
+  // DATA_DIR holds every enquiry and the key: owner-only, also for an install made before.
+  await ownerOnlyFolder(directory);
   // The lock is refreshed every 2 s; one left by a killed process goes stale after 10 s, so an
   // immediate restart waits for it (up to 15 s) instead of failing.
   const release = await lockfile
@@ -166,11 +204,21 @@ async function openPglite(
     });
   try {
     const client = await PGlite.create(path.join(directory, 'pglite'));
+    // PGlite makes its files world-writable (0666; the files it adds later are 0600), and the
+    // lock folder is 0755: everything in DATA_DIR becomes owner-only, an older install's too.
+    await tightenTree(directory);
     // Without the socket (e.g. a path over the 107-byte limit) the site still runs; the CLI then
     // finds the directory locked and says so.
     const bridge = serve
       ? await startPgliteBridge(client, directory).catch((error: unknown) => {
           log.warn({ event: 'database.socket_unavailable', error: errorFacts(error) });
+          return undefined;
+        })
+      : undefined;
+    // Without the dump socket the site still runs; `leads backup` then says the site serves none.
+    const stopDumps = bridge
+      ? await serveDumps(client, directory).catch((error: unknown) => {
+          log.warn({ event: 'database.dump_socket_unavailable', error: errorFacts(error) });
           return undefined;
         })
       : undefined;
@@ -186,7 +234,13 @@ async function openPglite(
           await db.execute(sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
         }
       },
+      dump: () => dumpPglite(client),
+      async runScript(script) {
+        await client.exec(script);
+        await client.exec('RESET ALL');
+      },
       async close() {
+        await stopDumps?.();
         await bridge?.close();
         await client.close();
         await release();

@@ -22,15 +22,17 @@ const BUSY_RETRY_MS = 5;
 const SSL_REQUEST = 80_877_103;
 const GSSENC_REQUEST = 80_877_104;
 const CANCEL_REQUEST = 80_877_102;
-/** A simple-protocol `ROLLBACK` (Query message). */
-const ROLLBACK = (() => {
-  const text = Buffer.from('ROLLBACK\0');
-  const message = Buffer.alloc(5 + text.length);
+/** A simple-protocol Query message running `text` (one or several statements). */
+export function simpleQuery(text: string): Uint8Array {
+  const body = Buffer.from(`${text}\0`);
+  const message = Buffer.alloc(5 + body.length);
   message.write('Q', 0);
-  message.writeInt32BE(4 + text.length, 1);
-  text.copy(message, 5);
+  message.writeInt32BE(4 + body.length, 1);
+  body.copy(message, 5);
   return new Uint8Array(message);
-})();
+}
+
+const ROLLBACK = simpleQuery('ROLLBACK');
 
 /** A running bridge: `close()` stops listening, drops clients (rolling back their transaction) and removes the socket. */
 export type PgliteBridge = { socketPath: string; close(): Promise<void> };

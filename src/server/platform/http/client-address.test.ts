@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import '@test/quiet-logs';
+import { describe, expect, it, vi } from 'vitest';
 import { getEnv } from '../env';
 import { clientAddress, hashClientAddress } from './client-address';
-import { PEER_ADDRESS_HEADER } from './peer-address';
+import { PEER_ADDRESS_HEADER } from '../../../lib/http/peer-address';
 
 const headers = (init: Record<string, string>) => new Headers(init);
 const env = (TRUST_PROXY: string) => ({ TRUST_PROXY }) as unknown as NodeJS.ProcessEnv;
@@ -57,5 +58,30 @@ describe('clientAddress', () => {
     const hash = hashClientAddress('203.0.113.7', 's'.repeat(32));
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(hash).not.toBe(hashClientAddress('203.0.113.7', 't'.repeat(32)));
+  });
+});
+
+describe('clientAddress behind an untrusted proxy', () => {
+  it('warns once per process when proxied requests arrive while TRUST_PROXY is 0', async () => {
+    // A fresh copy of the module, as a new process has: the tests above sent X-Forwarded-For too.
+    vi.resetModules();
+    const fresh = await import('./client-address');
+    const { log: freshLog } = await import('../log');
+    const warn = vi.spyOn(freshLog, 'warn');
+    try {
+      for (const address of ['203.0.113.1', '203.0.113.2'])
+        expect(
+          fresh.clientAddress(
+            headers({ 'x-forwarded-for': address, [PEER_ADDRESS_HEADER]: '10.0.0.9' }),
+            0,
+          ),
+        ).toBe('10.0.0.9');
+      const warnings = warn.mock.calls.filter(
+        ([facts]) => (facts as { event?: string }).event === 'http.proxied_without_trust',
+      );
+      expect(warnings).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@te
 import { consumeRateLimit } from '../rate-limit';
 import { hashClientAddress } from './client-address';
 import { formPostFacts, formRateLimit } from './form-post';
-import { PEER_ADDRESS_HEADER } from './peer-address';
+import { PEER_ADDRESS_HEADER } from '../../../lib/http/peer-address';
 
 const secret = 's'.repeat(32);
 const env = { TRUST_PROXY: 1, RATE_LIMIT_MAX: 5, RATE_LIMIT_WINDOW_MINUTES: 10 } as const;

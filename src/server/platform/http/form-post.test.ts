@@ -1,7 +1,7 @@
 import '@test/quiet-logs';
 import { describe, expect, it } from 'vitest';
 import { visitorFormAction } from './form-post';
-import { PEER_ADDRESS_HEADER } from './peer-address';
+import { PEER_ADDRESS_HEADER } from '../../../lib/http/peer-address';
 
 const headers = new Headers({
   origin: 'https://www.nirmaya.example',

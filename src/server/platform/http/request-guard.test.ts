@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { guardRequest, type BuildFacts } from './request-guard';
-import { PEER_ADDRESS_HEADER } from './peer-address';
+import { PEER_ADDRESS_HEADER } from '../../../lib/http/peer-address';
 
 const build: BuildFacts = { actionIds: null, isApiRoute: () => null };
 const site = { trust: 1, allowedOrigins: ['https://www.nirmaya.example'] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PEER_ADDRESS_HEADER } from './peer-address';
+import { PEER_ADDRESS_HEADER } from '../../../lib/http/peer-address';
 import { addressedHost, isSameSite, originFacts } from './same-site';
 
 /** A request through the edge: nginx on 10.0.0.2 forwards the host the visitor addressed. */

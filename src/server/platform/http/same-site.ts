@@ -1,5 +1,5 @@
 import 'server-only';
-import { PEER_ADDRESS_HEADER } from './peer-address';
+import { PEER_ADDRESS_HEADER } from '../../../lib/http/peer-address';
 import { trustFunction, type TrustProxy } from '../../../lib/http/trust-proxy';
 
 /** The request facts the same-site check reads. */

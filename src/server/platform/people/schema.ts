@@ -23,6 +23,8 @@ export const suppressions = pgTable(
     /** The request kind that put it there: `erase` or `withdraw`. */
     reason: text('reason').$type<SuppressionReason>().notNull(),
     since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+    /** When the last "hear from us again" link was queued for it (at most one a week). */
+    resumeLinkAt: timestamp('resume_link_at', { withTimezone: true }),
   },
   (table) => [index('suppressions_mailbox_hash').on(table.mailboxHash)],
 );

@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { Db } from '../db';
 import type { AddressKeys } from './address-hash';
 import { suppressions } from './schema';
@@ -73,4 +73,33 @@ export async function liftSuppression(db: Db, exactHash: string): Promise<boolea
     .where(eq(suppressions.emailHash, exactHash))
     .returning({ emailHash: suppressions.emailHash });
   return lifted.length > 0;
+}
+
+/** A suppressed address is sent at most one "hear from us again" link per this long (ms). */
+export const RESUME_LINK_INTERVAL_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Claims the one "hear from us again" link a suppressed spelling may be sent per
+ * RESUME_LINK_INTERVAL_MS, in the caller's transaction. `emailHash` is the spelling's exact key
+ * (AddressKeys `exact`): only the spelling that asked can lift, so only its own row is claimed, and
+ * a look-alike spelling of the same inbox neither gets a link nor spends the week's. True (and
+ * `now` recorded) when none was claimed in the interval before `now`, false otherwise or when this
+ * very spelling is not suppressed.
+ * One conditional update, so concurrent requests on any instance claim it once.
+ */
+export async function claimResumeLink(db: Db, emailHash: string, now: Date): Promise<boolean> {
+  const claimed = await db
+    .update(suppressions)
+    .set({ resumeLinkAt: now })
+    .where(
+      and(
+        eq(suppressions.emailHash, emailHash),
+        or(
+          isNull(suppressions.resumeLinkAt),
+          lte(suppressions.resumeLinkAt, new Date(now.getTime() - RESUME_LINK_INTERVAL_MS)),
+        ),
+      ),
+    )
+    .returning({ emailHash: suppressions.emailHash });
+  return claimed.length > 0;
 }

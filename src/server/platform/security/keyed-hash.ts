@@ -14,6 +14,8 @@ const labels = {
   client: 'client:',
   /** A visitor of one day: address, user agent and host, keyed by the day's salt (sources). */
   visit: 'visit:',
+  /** The fixed label whose hash fingerprints the key itself (security/key-fingerprint.ts). */
+  fingerprint: 'fingerprint:',
 } as const;
 
 /** The purpose of a keyed hash: one label per use, so two uses never share a hash. */

@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CSP_MANIFEST_FILE, createCspManifest } from './csp-manifest';
+import { fakeBuild } from '@test/fake-build';
+import { createSiteManifest } from '../../../../scripts/build/site-manifest';
 import { scriptHash } from '@/lib/security/inline-scripts';
+import { SITE_MANIFEST_FILE } from '@/seam/site-manifest';
+import { isApiRoute, refusalPage, serverActionIds } from './build-facts';
 import {
   hasPrerenderedOutput,
   notFoundScriptHashes,
@@ -13,17 +15,10 @@ import {
 let dist: string;
 
 beforeAll(() => {
-  dist = mkdtempSync(path.join(os.tmpdir(), 'csp-hashes-'));
-  const app = path.join(dist, 'server', 'app');
-  mkdirSync(path.join(app, 'products'), { recursive: true });
-  writeFileSync(path.join(dist, 'BUILD_ID'), 'b1');
-  writeFileSync(path.join(app, 'index.html'), '<script>home()</script>');
-  writeFileSync(path.join(app, 'products', '4.html'), '<script>four()</script>');
-  writeFileSync(path.join(app, 'products', '4.meta'), '{}');
-  writeFileSync(path.join(app, 'products', 'opengraph-image.meta'), '{}');
-  writeFileSync(path.join(app, '_not-found.html'), '<script>missing()</script>');
-  writeFileSync(path.join(dist, CSP_MANIFEST_FILE), JSON.stringify(createCspManifest(dist)));
+  dist = fakeBuild();
+  writeFileSync(path.join(dist, SITE_MANIFEST_FILE), JSON.stringify(createSiteManifest(dist)));
   vi.stubEnv('NEXT_DIST_DIR', dist);
+  vi.stubEnv('NODE_ENV', 'production');
 });
 
 afterAll(() => {
@@ -31,7 +26,7 @@ afterAll(() => {
   rmSync(dist, { recursive: true, force: true });
 });
 
-describe('prerendered-hashes (from the build manifest)', () => {
+describe('prerendered-hashes (from the site manifest)', () => {
   it('gives the hashes of a prerendered page, however its path is spelled', () => {
     expect(prerenderedScriptHashes('/')).toEqual([scriptHash('home()')]);
     expect(prerenderedScriptHashes('/products/%34/')).toEqual([scriptHash('four()')]);
@@ -43,7 +38,7 @@ describe('prerendered-hashes (from the build manifest)', () => {
   });
 
   it('reads the manifest once: later changes to the build folder do not matter', () => {
-    writeFileSync(path.join(dist, CSP_MANIFEST_FILE), '{}');
+    writeFileSync(path.join(dist, SITE_MANIFEST_FILE), '{}');
     expect(prerenderedScriptHashes('/')).toEqual([scriptHash('home()')]);
   });
 
@@ -56,5 +51,19 @@ describe('prerendered-hashes (from the build manifest)', () => {
 
   it('knows the static 404 page', () => {
     expect(notFoundScriptHashes()).toEqual([scriptHash('missing()')]);
+  });
+});
+
+describe('build facts (from the site manifest)', () => {
+  it('knows the server actions and the API routes, dynamic segments included', () => {
+    expect(serverActionIds()).toEqual(new Set(['a1', 'a2']));
+    expect(isApiRoute('/api/health')).toBe(true);
+    expect(isApiRoute('/api/items/42/')).toBe(true);
+    expect(isApiRoute('/api/nothing')).toBe(false);
+  });
+
+  it('serves the refusal pages without their scripts', () => {
+    expect(refusalPage(404)).toBe('<p>Not found</p>');
+    expect(refusalPage(405)).toBe('<p>Refused 405</p>');
   });
 });

@@ -1,7 +1,8 @@
 import '@test/quiet-logs';
-import { cp, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeSignedCookie } from 'better-call';
 import { openTestDatabase, type TestDatabase } from '@test/databases';
@@ -17,6 +18,27 @@ import type { ConsoleEnv } from '../../features/console/env';
 async function filesIn(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+/** The entries under `directory` (itself included) whose mode is not owner-only, with their mode. */
+async function notOwnerOnly(directory: string): Promise<string[]> {
+  const wrong: string[] = [];
+  const check = async (file: string, isFolder: boolean) => {
+    const mode = (await stat(file)).mode & 0o777;
+    if (mode !== (isFolder ? 0o700 : 0o600)) wrong.push(`${file} ${mode.toString(8)}`);
+  };
+  await check(directory, true);
+  for (const entry of await readdir(directory, { recursive: true, withFileTypes: true }))
+    if (!entry.isSocket())
+      await check(path.join(entry.parentPath, entry.name), entry.isDirectory());
+  return wrong;
+}
+
+/** Makes every folder under `directory` 0755 and every file 0666, as PGlite and older releases left them. */
+async function loosen(directory: string): Promise<void> {
+  await chmod(directory, 0o755);
+  for (const entry of await readdir(directory, { recursive: true, withFileTypes: true }))
+    await chmod(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o666);
 }
 
 // The tests against a production server run it with a known FORM_SECRET (so they can sign form
@@ -91,6 +113,45 @@ describe('the key of an embedded database, and a copy of it', () => {
     // The next start (a new handle) reads the file: the same key.
     expect(await getSiteSecret((await open(dataDir)).db)).toBe(old);
   });
+
+  it("an upgrade's key move leaves no byte of the key in the database's files, the WAL included", async () => {
+    const dataDir = await fresh();
+    const old = `key-of-an-older-release-${randomUUID()}`;
+    // An older release: its key in the database, its files world-readable.
+    const before = await open(dataDir);
+    await before.db.insert(appSecrets).values({ name: 'site', value: old });
+    await close(before);
+    await loosen(dataDir);
+    const pgliteDir = path.join(dataDir, 'pglite');
+    const withKey = async (directory: string) => {
+      const found: string[] = [];
+      for (const file of await filesIn(directory))
+        if ((await readFile(file)).includes(old)) found.push(path.relative(directory, file));
+      return found;
+    };
+    // The premise: the key is in its files before the upgrade, WAL included.
+    expect(await withKey(pgliteDir)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^pg_wal\//)]),
+    );
+
+    // The upgrade starts: the install is tightened, and the key moved out and scrubbed.
+    const upgraded = await open(dataDir);
+    expect(await notOwnerOnly(dataDir)).toEqual([]);
+    expect(await getSiteSecret(upgraded.db)).toBe(old);
+    await close(upgraded);
+
+    const copy = await fresh();
+    await cp(pgliteDir, path.join(copy, 'pglite'), { recursive: true });
+    const files = await filesIn(copy);
+    expect(files.some((file) => file.includes(`${path.sep}pg_wal${path.sep}`))).toBe(true);
+    expect(await withKey(copy)).toEqual([]);
+    // Folders 0700 and files 0600 throughout DATA_DIR: the database, its WAL and the key.
+    expect(await notOwnerOnly(dataDir)).toEqual([]);
+    expect((await readFile(siteKeyFile(dataDir), 'utf8')).trim()).toBe(old);
+    console.log(
+      `after the key move: ${files.length} files of DATA_DIR/pglite searched, the key in none; every mode owner-only`,
+    );
+  }, 60_000);
 
   it('a copy of the data folder, opened elsewhere, signs nobody in and forges no link', async () => {
     const dataDir = await fresh();

@@ -1,11 +1,12 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { chmod, link, open, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { embeddedDataDir } from '../db/client';
 import { log } from '../log';
+import { OWNER_ONLY_FILE, ownerOnlyFolder } from '../owner-only';
 import { appSecrets } from './schema';
 
 const SECRET_NAME = 'site';
@@ -55,6 +56,11 @@ export function getSiteSecret(db: Db, configured?: string): Promise<string> {
  */
 async function keyFromFile(db: Db, file: string): Promise<string> {
   let key = await readKey(file);
+  // An install from before keeps its key file: owner-only from now on.
+  if (key) {
+    await ownerOnlyFolder(path.dirname(file));
+    await chmod(file, OWNER_ONLY_FILE);
+  }
   const [row] = await db.select().from(appSecrets).where(eq(appSecrets.name, SECRET_NAME));
   if (!key) key = await writeKeyOnce(file, row?.value ?? randomBytes(32).toString('base64url'));
   if (row) {
@@ -64,9 +70,38 @@ async function keyFromFile(db: Db, file: string): Promise<string> {
         'The database held a site key other than the key file: the key file is kept.',
       );
     await db.delete(appSecrets).where(eq(appSecrets.name, SECRET_NAME));
+    await forgetDeletedKeys(db);
     log.info({ event: 'site_secret.moved_to_file' }, 'The site key was moved out of the database.');
   }
   return key;
+}
+
+/**
+ * Removes every trace of a key deleted from `app_secrets` from an embedded database's files: a
+ * deleted row stays readable in the table's file (a dead tuple) and in the write-ahead log until
+ * both are rewritten. `VACUUM FULL` rewrites the table; a switch to a new WAL segment, then a
+ * checkpoint with WAL recycling off, deletes the old segments instead of keeping them (with their
+ * bytes) for reuse. PGlite runs the checkpoint in its one backend, so the session's setting holds.
+ * Run outside a transaction.
+ */
+export async function forgetDeletedKeys(db: Db): Promise<void> {
+  await db.execute(sql`VACUUM FULL app_secrets`);
+  await db.execute(sql`SET wal_recycle = off`);
+  try {
+    await db.execute(sql`SELECT pg_switch_wal()`);
+    await db.execute(sql`CHECKPOINT`);
+  } finally {
+    await db.execute(sql`RESET wal_recycle`);
+  }
+}
+
+/**
+ * The key an embedded database's `DATA_DIR` holds (siteKeyFile), or undefined when it has none;
+ * never generates one (a restore must use the old key, not a new one).
+ * @throws when the file exists but cannot be read or is empty
+ */
+export function readSiteKeyFile(dataDir: string): Promise<string | undefined> {
+  return readKey(siteKeyFile(dataDir));
 }
 
 /** The key in `file`, or undefined when the file does not exist. */
@@ -86,9 +121,9 @@ async function readKey(file: string): Promise<string | undefined> {
  * linked into place, which fails when another process got there first), and returns the file's key.
  */
 async function writeKeyOnce(file: string, key: string): Promise<string> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await ownerOnlyFolder(path.dirname(file));
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
-  const handle = await open(temporary, 'wx', 0o600);
+  const handle = await open(temporary, 'wx', OWNER_ONLY_FILE);
   try {
     await handle.writeFile(`${key}\n`);
     await handle.sync();

@@ -24,19 +24,12 @@ const removeOperator = removeOperatorAction.bind(null, null);
 export default async function OperatorsPage({
   searchParams,
 }: {
-  searchParams: Promise<{
-    notice?: string | string[];
-    email?: string | string[];
-    role?: string | string[];
-  }>;
+  searchParams: Promise<{ notice?: string | string[] }>;
 }) {
   await requirePageOperator('admin');
-  const { notice, email, role } = await searchParams;
-  // Back from a fresh sign-in: the add form holds what was entered (or the role change asked).
-  const entered = {
-    email: typeof email === 'string' ? email.slice(0, 254) : '',
-    role: role === 'admin' ? 'admin' : 'sales',
-  };
+  // Only the notice is read from the URL: the add form always starts empty, so a link can never
+  // hand an admin a filled-in form (a fresh sign-in's act comes back on its own page).
+  const { notice } = await searchParams;
   const { db } = await consoleAuth();
   const operators = await listOperators(db);
   return (
@@ -49,17 +42,11 @@ export default async function OperatorsPage({
       <form action={addOperator} className="flex flex-wrap items-end gap-2">
         <label className={labelClass}>
           E-mail
-          <input
-            type="email"
-            name="email"
-            required
-            defaultValue={entered.email}
-            className={inputClass}
-          />
+          <input type="email" name="email" required className={inputClass} />
         </label>
         <label className={labelClass}>
           Role
-          <select name="role" defaultValue={entered.role} className={inputClass}>
+          <select name="role" defaultValue="sales" className={inputClass}>
             {operatorRoles.map((role) => (
               <option key={role} value={role}>
                 {role}

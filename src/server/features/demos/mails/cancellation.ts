@@ -11,6 +11,7 @@ import type {
   InvitationRecipient,
 } from '../types';
 import { invitationCalendar } from './calendar';
+import { hostReply } from './host-reply';
 
 /**
  * The e-mail withdrawing a demo from `recipient`'s calendar: text and HTML
@@ -43,7 +44,10 @@ export function buildCancellation(
         ? [
             `The demo of ${visitor} (${lead.organization}) on ${when} has moved to another host; it is removed from your calendar.`,
           ]
-        : [`The demo of ${visitor} (${lead.organization}, ${lead.email}) on ${when} is cancelled.`];
+        : [
+            `The demo of ${visitor} (${lead.organization}, ${lead.email}) on ${when} is cancelled.`,
+            ...hostReply(lead).lines,
+          ];
   const footer = recipient === 'visitor' ? rightsFooter() : undefined;
   const common = {
     from: addresses.from,
@@ -75,7 +79,7 @@ export function buildCancellation(
         ...common,
         to: { name: host.name, address: host.email },
         ...(reason === 'cancelled' ? { cc: addresses.copyTo } : {}),
-        replyTo: { name: visitor, address: lead.email },
+        ...(hostReply(lead).replyTo && { replyTo: hostReply(lead).replyTo }),
         subject: `Cancelled: demo ${lead.reference} with ${lead.organization}, ${when}`,
       };
 }

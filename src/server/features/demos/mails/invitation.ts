@@ -6,13 +6,15 @@ import { escapeHtml } from '../../../delivery/email/message';
 import { rightsFooter } from '../../privacy';
 import type { InvitationAddresses, InvitationFacts, InvitationRecipient } from '../types';
 import { invitationCalendar } from './calendar';
+import { hostReply } from './host-reply';
 
 /**
  * The invitation e-mail of a booked demo for `recipient`: plain text and HTML
  * (values escaped) with the day, the time in the provider's zone, the meeting link and the enquiry
  * reference, and the calendar of invitationCalendar (the visitor's carries nothing the visitor
  * typed: no name, organisation or message, since the address may not be theirs) as a `text/calendar; method=REQUEST` part that
- * mail clients offer to add. The visitor's reply goes to the host and the host's to the visitor;
+ * mail clients offer to add. The visitor's reply goes to the host and the host's to the visitor
+ * (none, and a warning, for a suppressed visitor: hostReply);
  * the host's copy is copied to `LEADS_TO`. A changed booking (`SEQUENCE` > 0) is announced
  * as moved, its subject prefixed "Updated:"; the visitor's e-mail carries `facts.manageUrl`, the
  * link to reschedule or cancel, when given, and the rights footer (rightsFooter). The Message-ID is derived from booking, sequence and
@@ -37,6 +39,7 @@ export function buildInvitation(
         ]
       : [
           `${visitor} (${lead.organization}, ${lead.email}) booked a demo with you for ${when} (${minutes} minutes).`,
+          ...hostReply(lead).lines,
         ];
   const details = [`Join: ${host.meetingUrl}`, `Enquiry: ${lead.reference}`];
   const manage = recipient === 'visitor' ? manageLines(facts.manageUrl) : { text: [], html: '' };
@@ -81,7 +84,7 @@ export function buildInvitation(
         ...common,
         to: { name: host.name, address: host.email },
         cc: addresses.copyTo,
-        replyTo: { name: visitor, address: lead.email },
+        ...(hostReply(lead).replyTo && { replyTo: hostReply(lead).replyTo }),
         subject: `${updated}Demo ${lead.reference} with ${lead.organization}: ${when}`,
       };
 }

@@ -84,11 +84,11 @@ export async function demoStep(
   if (booking?.status === 'held')
     return {
       kind: 'held',
-      demo: bookedDemoOf(booking, env),
+      demo: bookedDemoOf(booking, env, 'unproved'),
       heldUntil: formatTime(booking.heldUntil!.getTime(), env.DEMO_TIMEZONE),
       delayed: await mailDelayedFor(db, leadId, bookingSettings(env), now),
     };
-  if (booking) return { kind: 'booked', demo: bookedDemoOf(booking, env) };
+  if (booking) return { kind: 'booked', demo: bookedDemoOf(booking, env, 'unproved') };
   const [lead] = await db
     .select({ id: leads.id, demoRequested: leads.demoRequested, createdAt: leads.createdAt })
     .from(leads)

@@ -29,7 +29,7 @@ export async function confirmViewOf(
 ): Promise<ConfirmView> {
   const booking = await findBooking(db, bookingId);
   if (!booking) return { kind: 'invalid' };
-  const demo = bookedDemoOf(booking, env);
+  const demo = bookedDemoOf(booking, env, 'proved');
   if (booking.status === 'booked') return { kind: 'confirmed', demo };
   if (booking.status === 'cancelled') return { kind: 'released', demo };
   return {

@@ -39,7 +39,7 @@ export async function manageView(token: unknown, now: number = Date.now()): Prom
     .from(leads)
     .where(eq(leads.id, booking.leadId));
   if (!lead) return { kind: 'invalid' };
-  const demo = bookedDemoOf(booking, env);
+  const demo = bookedDemoOf(booking, env, 'proved');
   if (booking.status === 'cancelled') return { kind: 'cancelled', demo, reference: lead.reference };
   if (!isChangeable(booking, now)) return { kind: 'past', demo, reference: lead.reference };
   const slots = await rescheduleSlots(db, bookingSettings(env), booking, now);

@@ -216,7 +216,7 @@ export default async function EnquiryPage({ params, searchParams }: EnquiryPageP
         {lead.demos.length === 0 && <p>No demo booked.</p>}
         <ul className="grid gap-1">
           {lead.demos.map((demo) => {
-            const shown = bookedDemoOf(demo, env);
+            const shown = bookedDemoOf(demo, env, 'unproved');
             return (
               <li key={demo.id}>
                 {shown.day}, {shown.time} with {shown.hostName} ({demo.hostEmail}):{' '}

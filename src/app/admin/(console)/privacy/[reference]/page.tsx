@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -93,6 +94,15 @@ export default async function PrivacyRequestPage({
               <dd className="wrap-anywhere">{request.email}</dd>
               <dt className="font-semibold">{detail.details}</dt>
               <dd className="break-words whitespace-pre-wrap">{request.details || '—'}</dd>
+              {request.additions.map((addition, index) => (
+                <Fragment key={index}>
+                  <dt className="font-semibold">
+                    {detail.addition} <Time at={addition.at} />
+                    <span className="block font-normal">{detail.additionBy[addition.by]}</span>
+                  </dt>
+                  <dd className="break-words whitespace-pre-wrap">{addition.text}</dd>
+                </Fragment>
+              ))}
             </>
           ) : (
             <>

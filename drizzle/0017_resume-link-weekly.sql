@@ -1,0 +1,1 @@
+ALTER TABLE "suppressions" ADD COLUMN "resume_link_at" timestamp with time zone;
