@@ -34,3 +34,14 @@ export function mailsTo(smtp: TestSmtpServer, address: string) {
     mail.envelope.to.some((to) => to.toLowerCase() === address.toLowerCase()),
   );
 }
+
+/**
+ * Drains `worker` until a round handles no job: a job that queues another (a `privacy.ask`
+ * queueing its `privacy.link`) wakes the site's own worker (nudgeQueueWorker), not this one.
+ * Returns how many jobs were handled in all.
+ */
+export async function settle(worker: { drain(): Promise<number> }): Promise<number> {
+  let handled = 0;
+  for (let round = await worker.drain(); round > 0; round = await worker.drain()) handled += round;
+  return handled;
+}

@@ -5,7 +5,7 @@ import { formTokenField, honeypotField } from '@/lib/contact-fields';
 import { meera, testBookingSettings } from '@test/demo-settings';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { LEADS_TO, TEST_SECRET, deps, formData, freshToken, request } from '@test/enquiry';
-import { mailsTo as mailsToOf, siteWorker } from '@test/site-worker';
+import { mailsTo as mailsToOf, settle, siteWorker } from '@test/site-worker';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
 import { startWebhookReceiver, type TestWebhookReceiver } from '@test/webhook-receiver';
 import { Webhook } from 'standardwebhooks';
@@ -89,7 +89,7 @@ for (const backend of backends) {
           UNPROVEN_MAIL_PER_ADDRESS: '9',
           UNPROVEN_MAIL_PER_CLIENT: '9',
         });
-        await worker.drain();
+        await settle(worker);
         await worker.stop();
       };
       /** Asks for `kind` as `address` at the privacy form, confirms its link, runs what it queued. */

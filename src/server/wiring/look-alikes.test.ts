@@ -13,7 +13,7 @@ import {
   freshToken,
   request,
 } from '@test/enquiry';
-import { mailsTo as mailsToOf, siteWorker } from '@test/site-worker';
+import { mailsTo as mailsToOf, settle, siteWorker } from '@test/site-worker';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
 import { submitEnquiry } from '../features/contact/submit';
 import { leads } from '../features/contact/schema';
@@ -80,7 +80,7 @@ for (const backend of backends) {
       /** Runs the site's queue worker until idle; `env` adds variables (e.g. the mail budget). */
       const drain = async (env: Record<string, string> = {}) => {
         const worker = siteWorker(database, smtp, env);
-        await worker.drain();
+        await settle(worker);
         await worker.stop();
       };
       const askDeps = (): AskDeps => ({

@@ -9,7 +9,7 @@ import { meera, testBookingSettings } from '@test/demo-settings';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { TEST_SECRET, deps, formData, freshToken, request } from '@test/enquiry';
 import { solvedProof } from '@test/proof-of-work';
-import { mailsTo as mailsToOf, siteWorker } from '@test/site-worker';
+import { mailsTo as mailsToOf, settle, siteWorker } from '@test/site-worker';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
 import { submitEnquiry } from '../features/contact/submit';
 import { leads } from '../features/contact/schema';
@@ -79,7 +79,7 @@ for (const backend of backends) {
       /** Runs the site's queue worker until idle; `env` adds variables (e.g. the mail budget). */
       const drain = async (env: Record<string, string> = {}) => {
         const worker = siteWorker(database, smtp, env);
-        await worker.drain();
+        await settle(worker);
         await worker.stop();
       };
       const askDeps = (mailBudget: MailBudgetLimits): AskDeps => ({
@@ -195,7 +195,7 @@ for (const backend of backends) {
           const client = `2001:db8:${i % 4}::${i}`;
           const post = privacyForm(`stranger-${i}@flood.example`, 'grievance', 'Flood.');
           answers.push(await askForPrivacyLink(post, request(client), askDeps(flood)));
-          await worker.drain();
+          await settle(worker);
         }
         await worker.stop();
         const counted = await database.db.select().from(unprovenMails);
@@ -223,7 +223,7 @@ for (const backend of backends) {
           const before = await rowCounts(database.db);
           const answer = await askForPrivacyLink(
             privacyForm(email!, kind!, 'While busy.'),
-            request(`2001:db8:9::${i}`),
+            request(`2001:db8:9:${i}::1`),
             askDeps(flood),
           );
           busyPosts.push({ answer, writes: difference(before, await rowCounts(database.db)) });
