@@ -6,11 +6,7 @@ import {
   prerenderedScriptHashes,
 } from '@/server/platform/security/prerendered-hashes';
 import { productAlias } from '@/lib/security/product-alias';
-import {
-  isApiRoute,
-  refusalPage,
-  serverActionIds,
-} from '@/server/platform/security/build-facts';
+import { isApiRoute, refusalPage, serverActionIds } from '@/server/platform/security/build-facts';
 import { isHttps, STRICT_TRANSPORT_SECURITY } from '@/lib/security/transport';
 import type { Refusal } from '@/lib/http/request-limits';
 import { guardRequest } from '@/server/platform/http/request-guard';

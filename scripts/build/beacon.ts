@@ -8,8 +8,12 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { DEFERRED_FOLDER } from '../../src/lib/page-loader';
 
-/** The beacon's budget, gzip-compressed (bytes). */
-export const BEACON_MAX_GZIP_BYTES = 1024;
+/**
+ * The beacon's budget, gzip-compressed (bytes): 1,024 until it had to validate the referrer's host
+ * and normalise UTM tags itself (a stranger's beacon must not write a sentence onto the Sources
+ * page), which took it to about 1,070. It runs after the first paint, so it costs no paint.
+ */
+export const BEACON_MAX_GZIP_BYTES = 1152;
 
 /** The page script's budget, gzip-compressed (bytes). */
 export const PAGE_SCRIPT_MAX_GZIP_BYTES = 1024;

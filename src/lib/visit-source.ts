@@ -80,11 +80,11 @@ export function cleanHost(value: unknown): string | null {
     .trim()
     .toLowerCase()
     .replace(/^www\./, '');
-  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-  if (host.length > SOURCE_VALUE_LIMIT || !new RegExp(`^${label}(?:\\.${label})*$`).test(host))
-    return null;
-  return host;
+  return host.length > SOURCE_VALUE_LIMIT || !HOST_NAME.test(host) ? null : host;
 }
+
+/** Dot-separated labels of letters, digits and inner hyphens, each at most 63 characters. */
+const HOST_NAME = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/;
 
 /**
  * A path on this site as kept: one leading `/` (not `//`), no query, fragment, backslash, space
@@ -166,7 +166,10 @@ export function deviceClassOf(userAgent: string | null | undefined): DeviceClass
  * The source of the tab's visit, kept in `storage` (the tab's `sessionStorage`) under
  * {@link SESSION_SOURCE_KEY}: read when the tab already has one, else taken from this page
  * (`page`, opened from `referrer`) and kept. A storage that refuses (private modes, full) gives
- * this page's source without keeping it.
+ * this page's source without keeping it. A kept value is taken as it is (a string, else null):
+ * it was cleaned when kept, and whatever receives it (the beacon endpoint, the contact form's
+ * action) cleans it again with {@link readVisitSource}, so the visit beacon carries no second
+ * copy of the cleaning.
  */
 export function tabSource(
   storage: Pick<Storage, 'getItem' | 'setItem'> | null,
@@ -177,7 +180,12 @@ export function tabSource(
     const kept = storage?.getItem(SESSION_SOURCE_KEY);
     if (kept) {
       const parsed = JSON.parse(kept) as Record<string, unknown>;
-      return readVisitSource((key) => parsed[key]);
+      return Object.fromEntries(
+        visitSourceFields.map((field) => [
+          field,
+          typeof parsed[field] === 'string' ? parsed[field] : null,
+        ]),
+      ) as VisitSource;
     }
   } catch {
     // unreadable: start again from this page

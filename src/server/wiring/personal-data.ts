@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Db } from '../platform/db';
 import { getSiteEnv, type SiteEnv } from './env';
-import { appSecrets } from '../platform/security/schema';
+import { appSecrets, keyFingerprints } from '../platform/security/schema';
 import { contactPersonalData } from '../features/contact';
 import {
   operatorAccounts,
@@ -70,6 +70,11 @@ export function personalDataOf(env: SiteEnv = getSiteEnv()): PersonalDataHolder[
  */
 export const tablesFreeOfPersonalData: readonly FreeTable[] = [
   { table: appSecrets, reason: "the site's own generated secret: nobody's data" },
+  {
+    table: keyFingerprints,
+    reason:
+      "a keyed hash of a fixed label under the site key (which key the hashes were made with): nobody's data",
+  },
   { table: operators, reason: 'staff accounts, not visitors: removed with the operator' },
   { table: operatorSessions, reason: 'staff sessions: expire, and go with their operator' },
   { table: operatorAccounts, reason: "staff's better-auth accounts: go with their operator" },
