@@ -8,15 +8,23 @@
  * until `heldUntil` ("11:30 IST"). Worded so it is true whatever the site did with the address
  * (a request to confirm sent, a notice that the address already has a demo, nothing past the
  * budget of such mails, or an enquiry waiting for review): it says only what happens if it arrives.
+ * With `delayed` (the site is busy and the enquiry came without JavaScript's proof of work, so
+ * such a mail waits its turn) it says the e-mail may take hours and what happens then.
  */
 export function heldNotice(
   heldUntil: string,
   minutes: number,
+  delayed = false,
 ): { heading: string; lines: string[] } {
   return {
     heading: 'Confirm your demo by e-mail',
     lines: [
       `We hold this time for you for ${minutes} minutes, until ${heldUntil}.`,
+      ...(delayed
+        ? [
+            `Many requests are reaching us just now, so our e-mails to visitors without JavaScript wait their turn: the e-mail to confirm may take a while, and we hold the time until ${minutes} minutes after it leaves (the time above already includes the wait).`,
+          ]
+        : []),
       'If your address can receive our e-mails, it has a link to confirm: open it and press "Confirm my demo". The invitation with the meeting link follows your confirmation.',
       `If no e-mail arrives, check your spam folder, have it sent again or correct the address below. Without a confirmation the time is released at ${heldUntil} and nothing more is sent.`,
     ],

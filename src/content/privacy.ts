@@ -58,6 +58,9 @@ export const privacyRequestTexts = {
     'Under India’s Digital Personal Data Protection Act, 2023 you may ask for a copy of the data we hold about you, its correction or erasure, that we stop contacting you, name a nominee, or raise a grievance; and, if you once did, ask to hear from us again. Tell us your e-mail address and what you would like: we send that address a link to confirm it is yours.',
   /** The one answer to every accepted request, whoever's the address (no enumeration). */
   sent: 'Thank you. If we hold data for this address (a grievance always applies; a request to hear from us again applies to an address that asked us to stop writing to it), the address can receive our e-mails and has not had its share of our links (for the day; for a request to hear from us again, for the week), it now has a link to confirm your request, valid for 24 hours. A grievance sent while another from the same address is open is added to that one, without a new link. If nothing arrives, check your spam folder, or write to us.',
+  /** The same answer when the site is busy and the form came without its proof of work. */
+  sentDelayed:
+    'Thank you. Many requests are reaching us just now, so our e-mails without JavaScript wait their turn: if we hold data for this address (a grievance always applies; a request to hear from us again applies to an address that asked us to stop writing to it), the address can receive our e-mails and has not had its share of our links (for the day; for a request to hear from us again, for the week), a link to confirm your request will reach it within a few hours, valid for 24 hours from now. Your request is kept meanwhile. With JavaScript on, this page sends at once.',
   invalid: 'Please correct the fields marked below and send again.',
   rateLimited:
     'You have sent several requests in a short time. Please try again in a few minutes, or write to us.',

@@ -59,11 +59,19 @@ const platformShape = {
   /** Quarantined enquiries stored per hour across all clients; past it they are only logged. */
   SPAM_MAX_PER_HOUR: positiveInt(60),
   /**
-   * E-mails to one address on requests its owner has not proved (confirmation requests, privacy
-   * links, "a demo already exists" notices) over any 24 hours; past it nothing is sent.
+   * E-mails to one inbox on requests its owner has not proved (confirmation requests, privacy
+   * links, "a demo already exists" notices) over any 24 hours, all clients together; past it
+   * nothing is sent.
    */
-  UNPROVEN_MAIL_PER_ADDRESS: positiveInt(3),
-  /** Such e-mails over any hour across the site; reaching it logs the alarm, past it none is sent. */
+  UNPROVEN_MAIL_PER_ADDRESS: positiveInt(6),
+  /** Of those, the e-mails one client group (IPv4 /24, IPv6 /48) may set off: below the ceiling. */
+  UNPROVEN_MAIL_PER_CLIENT: positiveInt(2),
+  /** Grievance links to one inbox over any 24 hours, counted apart (one per client group). */
+  UNPROVEN_GRIEVANCES_PER_ADDRESS: positiveInt(2),
+  /**
+   * Such e-mails over any hour across the site: past 4/5 of it, those set off without a proof of
+   * work are delayed to leave at this rate; reaching it logs the alarm.
+   */
   UNPROVEN_MAIL_PER_HOUR: positiveInt(200),
   RATE_LIMIT_MAX: positiveInt(5),
   RATE_LIMIT_WINDOW_MINUTES: positiveInt(10),

@@ -111,7 +111,7 @@ export function countJob(kind: string, outcome: 'sent' | 'retried' | 'failed'): 
 
 /**
  * Counts one e-mail to an address on a request not yet proved, by kind (e.g. `demo.confirm`) and
- * verdict (`send`, `address-limit`, `site-limit`): the mail budget (platform/people/mail-budget).
+ * verdict (`send`, `delay`, `address-limit`, `client-limit`): the mail budget (platform/people/mail-budget).
  */
 export function countUnprovenMail(kind: string, verdict: string): void {
   metrics().unprovenMails.inc({ kind, verdict });

@@ -3,6 +3,7 @@ import { privacyRequestTexts } from '@/content/privacy';
 import { readPrivacyValues, type PrivacyFormState } from '@/lib/privacy-request-schema';
 import { visitorFormAction } from '../platform/http/form-post';
 import { nudgeQueueWorker } from '../delivery/queue/runtime';
+import { mailBudgetLimits } from '../platform/people/mail-budget';
 import { getRuntime } from '../platform/runtime';
 import { issueFormToken } from '../platform/security/form-token';
 import { errorFacts, log } from '../platform/log';
@@ -32,12 +33,13 @@ export function requestPrivacyLink(
         values: readPrivacyValues(formData),
       }),
     },
-    async ({ request, rateLimit, allowedOrigins }) => {
+    async ({ request, env, rateLimit, allowedOrigins }) => {
       const { db, secret } = await getRuntime();
       return askForPrivacyLink(formData, request, {
         db,
         secret,
         rateLimit,
+        mailBudget: mailBudgetLimits(env),
         allowedOrigins,
         onQueued: nudgeQueueWorker,
       });

@@ -5,17 +5,15 @@ import { meera, testBookingSettings } from '@test/demo-settings';
 import { backends, backendTitle, openTestDatabase, type TestDatabase } from '@test/databases';
 import { LEADS_FROM, LEADS_TO, TEST_SECRET, deps, formData, request } from '@test/enquiry';
 import { startSmtpServer, type TestSmtpServer } from '@test/smtp';
+import { mailsTo as mailsToOf, siteWorker } from '@test/site-worker';
 import { submitEnquiry } from '../features/contact/submit';
 import { leads } from '../features/contact/schema';
 import { bookDemo } from '../features/demos/commands/book';
 import { jobs } from '../delivery/queue/schema';
-import { createWorker } from '../delivery/queue/worker';
 import { createSmtpSender } from '../delivery/email/transport';
 import { withSuppressionGate, recipientsOf } from '../delivery/email/suppression-gate';
-import { addressHash } from '../platform/people/address-hash';
+import { addressKeys } from '../platform/people/address-hash';
 import { suppress } from '../platform/people/suppression';
-import { getSiteEnv } from './env';
-import { jobHandlers } from './jobs';
 
 const victim = 'asha.rao@hospital.example';
 const hour = 3_600_000;
@@ -37,33 +35,14 @@ for (const backend of backends) {
         database = await openTestDatabase(backend.kind);
         smtp = await startSmtpServer();
         // The state an erasure (or a withdrawal) leaves: the address's keyed hash suppressed.
-        await suppress(database.db, addressHash(victim, TEST_SECRET), 'erase', new Date());
+        await suppress(database.db, addressKeys(victim, TEST_SECRET), 'erase', new Date());
       });
       afterAll(async () => {
         await smtp?.close();
         await database?.dispose();
       });
 
-      /** The site's own job registrations (wiring/jobs.ts), e-mail through the test server. */
-      const siteWorker = () =>
-        createWorker(
-          database.db,
-          jobHandlers(
-            database,
-            getSiteEnv({
-              SMTP_URL: smtp.url,
-              LEADS_TO,
-              LEADS_FROM,
-              FORM_SECRET: TEST_SECRET,
-              SITE_URL: 'http://localhost:3000',
-              DEMO_HOSTS: JSON.stringify([meera]),
-            } as unknown as NodeJS.ProcessEnv),
-          ),
-        );
-      const mailsTo = (address: string) =>
-        smtp.received.filter((mail) =>
-          mail.envelope.to.some((to) => to.toLowerCase() === address.toLowerCase()),
-        );
+      const mailsTo = (address: string) => mailsToOf(smtp, address);
 
       for (const [index, confirmEmail] of [false, true].entries())
         it(`a stranger's enquiry and booking with the address (booking confirmation ${confirmEmail ? 'on' : 'off'}): sales get the enquiry marked, the address nothing, no job fails`, async () => {
@@ -85,7 +64,7 @@ for (const backend of backends) {
           expect(booked.outcome).toBe(confirmEmail ? 'held' : 'booked');
           // Everything queued is due now: the reminder too (it waits for 24 h before the demo).
           await database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) });
-          const worker = siteWorker();
+          const worker = siteWorker(database, smtp);
           const ran = await worker.drain();
           await worker.stop();
 

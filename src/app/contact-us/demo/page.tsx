@@ -36,7 +36,7 @@ async function loadStep(token: string | undefined): Promise<DemoStep> {
 /** Heading of the page for what it shows. */
 function headingOf(step: DemoStep): string {
   if (step.kind === 'booked') return 'Your demo is booked';
-  if (step.kind === 'held') return heldNotice(step.heldUntil, HOLD_MINUTES).heading;
+  if (step.kind === 'held') return heldNotice(step.heldUntil, HOLD_MINUTES, step.delayed).heading;
   return 'Book a demo';
 }
 
@@ -58,7 +58,7 @@ export default async function DemoPage({ searchParams }: DemoPageProps) {
         {step.kind === 'held' && (
           <>
             <DemoTimeCard demo={step.demo} tone="held" icon={MailCheck}>
-              {heldNotice(step.heldUntil, HOLD_MINUTES).lines.map((line) => (
+              {heldNotice(step.heldUntil, HOLD_MINUTES, step.delayed).lines.map((line) => (
                 <p key={line} className="mt-1">
                   {line}
                 </p>

@@ -4,14 +4,15 @@ import addressparser from 'nodemailer/lib/addressparser';
 import type { Db } from '../../platform/db';
 import { log } from '../../platform/log';
 import { countSuppressedMail } from '../../platform/metrics';
-import { addressHash } from '../../platform/people/address-hash';
+import { addressKeys } from '../../platform/people/address-hash';
 import { isSuppressed } from '../../platform/people/suppression';
 import type { SendMail } from './transport';
 
 /**
  * The one place an erasure or a withdrawal of consent holds (DPDP Act s.6(4), s.12): every e-mail
  * the site sends passes here, and a message for a visitor (`audience` `visitor`, the default)
- * with any recipient (`to`, `cc`, `bcc`) on the suppression list is not sent at all, whoever
+ * with any recipient (`to`, `cc`, `bcc`) on the suppression list (any spelling of a suppressed
+ * inbox: isSuppressed) is not sent at all, whoever
  * typed the address and whichever feature queued it. It resolves `suppressed` (the job is done:
  * never retried, never failed), logs `mail.suppressed` (no address) and counts
  * `nirmaya_mail_suppressed_total`. Messages for `staff` and the `resume-link` of an address's own
@@ -27,7 +28,7 @@ export function withSuppressionGate(
     if ((options.audience ?? 'visitor') === 'visitor') {
       const secret = await deps.secret();
       for (const address of recipientsOf(message))
-        if (await isSuppressed(deps.db, addressHash(address, secret))) {
+        if (await isSuppressed(deps.db, addressKeys(address, secret))) {
           log.info({ event: 'mail.suppressed' });
           countSuppressedMail();
           return 'suppressed';

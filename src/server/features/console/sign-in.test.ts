@@ -30,7 +30,7 @@ import {
   signInJob,
 } from './sign-in';
 import { dropPendingAct, findPendingAct, PENDING_ACT_SECONDS, savePendingAct } from './pending-act';
-import { addressHash } from '../../platform/people/address-hash';
+import { addressHash, addressKeys } from '../../platform/people/address-hash';
 import { suppress } from '../../platform/people/suppression';
 import { suppressions } from '../../platform/people/schema';
 import { withSuppressionGate } from '../../delivery/email/suppression-gate';
@@ -284,7 +284,7 @@ for (const backend of backends) {
       it("sends an operator's link as staff mail, past the suppression list", async () => {
         const { db } = database;
         const secret = await getSiteSecret(db, env.FORM_SECRET);
-        await suppress(db, addressHash('boss@nirmaya.example', secret), 'erase', new Date());
+        await suppress(db, addressKeys('boss@nirmaya.example', secret), 'erase', new Date());
         const gated = sendSignInLink({
           db,
           auth: async () => auth,

@@ -1,12 +1,12 @@
 import 'server-only';
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import { contactFields, type ContactField } from '@/lib/contact-fields';
 import type { Db } from '../../platform/db';
 import { jobs } from '../../delivery/queue/schema';
 import { dropJobsOf } from '../../delivery/queue/operations';
 import type { PersonalDataHolder } from '../privacy';
-import { visitSourceFields } from '@/lib/visit-source';
-import { leads, visitSourceColumns } from './schema';
+import { firstAddresses, leads } from './schema';
+import { enquiryAsCopied, enquiryCopyColumns } from './enquiry-copy';
+import { eraseFirstAddressesOf, firstAddressesOf } from './first-addresses';
 
 /**
  * The contact form's part of a person's data: their enquiries (every field of the form, quarantined
@@ -90,66 +90,51 @@ export async function eraseEnquiriesFrom(
   };
 }
 
-/** The `leads` column of every contact field, keyed by the field's name. */
-const contactColumns = Object.fromEntries(contactFields.map((field) => [field, leads[field]])) as {
-  [F in ContactField]: (typeof leads)[F];
-};
-
 /**
  * The contact form's registration (`destinations`: where its enquiries were delivered):
  * - copy: every enquiry from the address with every field of the form (src/lib/contact-fields.ts),
- *   its jobs, and the sales inbox and each webhook host when one was delivered as a lead;
- * - erase: the enquiries and their jobs, telling the webhook receivers of those they got;
+ *   and, for an address a visitor later corrected, the enquiry as it was sent under it; its jobs, and the sales inbox and each webhook host when one was delivered as a lead;
+ * - erase: the enquiries and their jobs, telling the webhook receivers of those they got, and the
+ *   record of an enquiry first sent with the address (the enquiry itself stays its corrector's);
  * - expire: enquiries past LEADS_RETENTION_DAYS (released spam too) and quarantined spam never
  *   released past SPAM_RETENTION_DAYS, with their jobs.
  */
 export function contactPersonalData(destinations: Destinations): PersonalDataHolder {
   return {
     name: 'contact',
-    tables: [leads, jobs],
-    count: async (db, email) => ({ enquiries: (await enquiriesFrom(db, email)).length }),
+    tables: [leads, firstAddresses, jobs],
+    count: async (db, email) => ({
+      enquiries:
+        (await enquiriesFrom(db, email)).length + (await firstAddressesOf(db, email)).length,
+    }),
     copy: async (db, email) => {
       const rows = await db
-        .select({
-          reference: leads.reference,
-          createdAt: leads.createdAt,
-          ...contactColumns,
-          sourcePage: leads.sourcePage,
-          ...visitSourceColumns,
-          demoRequested: leads.demoRequested,
-          noticeVersion: leads.noticeVersion,
-          verdict: leads.verdict,
-          id: leads.id,
-        })
+        .select({ ...enquiryCopyColumns, id: leads.id })
         .from(leads)
         .where(eq(sql`lower(${leads.email})`, email.trim().toLowerCase()))
         .orderBy(asc(leads.createdAt));
-      const delivered = rows.some((row) => row.verdict === 'lead');
+      // Enquiries first sent with the address and corrected since: only what was sent under it.
+      const first = await firstAddressesOf(db, email);
+      const delivered =
+        rows.some((row) => row.verdict === 'lead') || first.some((row) => row.delivered);
       return {
         sections: {
-          enquiries: rows.map((row) => ({
-            reference: row.reference,
-            receivedAt: row.createdAt.toISOString(),
-            ...Object.fromEntries(contactFields.map((field) => [field, row[field]])),
-            sourcePage: row.sourcePage,
-            ...Object.fromEntries(visitSourceFields.map((field) => [field, row[field]])),
-            demoRequested: row.demoRequested,
-            noticeVersion: row.noticeVersion,
-            verdict: row.verdict,
-          })),
+          enquiries: [...rows.map(enquiryAsCopied), ...first.map((row) => row.enquiry)],
         },
         deliveryOwners: rows.map((row) => ({ owner: row.id, reference: row.reference })),
         sharedWith: [
           ...(delivered && destinations.leadsTo ? [destinations.leadsTo] : []),
           ...(delivered ? destinations.webhookUrls.map((url) => new URL(url).host) : []),
         ],
-        counts: { enquiries: rows.length },
+        counts: { enquiries: rows.length + first.length },
       };
     },
     erase: async (tx, email) => {
       const { erased } = await eraseEnquiriesFrom(tx, email);
+      // A corrected enquiry's first address: only its record goes, the enquiry stays its sender's.
+      const first = await eraseFirstAddressesOf(tx, email);
       return {
-        counts: { enquiries: erased.length },
+        counts: { enquiries: erased.length + first },
         // Receivers only ever got delivered enquiries: quarantined spam is erased without an event.
         sharedReferences: erased.filter((lead) => lead.delivered).map((lead) => lead.reference),
       };

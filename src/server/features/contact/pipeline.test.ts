@@ -34,21 +34,9 @@ import { proofField } from '@/lib/proof-of-work';
 import { createFormChallenge } from '../../platform/security/altcha';
 import { messages, submitEnquiry } from './submit';
 import { issueFormToken, verifyFormToken } from '../../platform/security/form-token';
+import { solvedProof } from '@test/proof-of-work';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { solveChallenge } from 'altcha-lib';
-
-/** Solves the challenge for the form `token` as the widget does, returning the posted payload. */
-async function solvedProof(token: string, secret = TEST_SECRET): Promise<string> {
-  const check = verifyFormToken(token, TEST_SECRET, Date.now(), 0);
-  if (!check.ok) throw new Error('bad test token');
-  const challenge = await createFormChallenge(secret, check.nonce);
-  const started = performance.now();
-  const solution = await solveChallenge({ challenge, deriveKey });
-  console.log(
-    `ALTCHA challenge solved in ${Math.round(performance.now() - started)} ms (counter ${solution?.counter})`,
-  );
-  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
-}
 
 /** When `token` was issued (ms since the epoch). */
 function verifyTime(token: string): number {

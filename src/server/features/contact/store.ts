@@ -10,6 +10,7 @@ import { enqueueDeliveries, type DeliveryTargets } from './deliveries';
 import { consumeRateLimit, countInWindow, type RateLimit } from '../../platform/rate-limit';
 import { newReference } from '../../platform/reference';
 import { isSuppressed } from '../../platform/people/suppression';
+import type { AddressKeys } from '../../platform/people/address-hash';
 
 /**
  * What storing an enquiry did: stored now (as a lead, or quarantined as spam), already stored
@@ -56,13 +57,13 @@ export type Quarantine = {
  */
 export async function storeEnquiry(
   db: Db,
-  enquiry: ContactInput & EnquiryContext & { noticeVersion: string },
+  enquiry: ContactInput & EnquiryContext & { noticeVersion: string; proofOfWork?: boolean },
   meta: {
     submissionId: string;
     /** Keyed hash of the client address: the rate-limit key only, never stored on the enquiry. */
     clientHash: string;
-    /** Keyed hash of the e-mail address (addressHash): marks the enquiry when suppressed. */
-    emailHash: string;
+    /** Keyed hashes of the e-mail address (addressKeys): mark the enquiry when suppressed. */
+    emailKeys: AddressKeys;
     rateLimit: RateLimit;
     now: Date;
     deliveries: DeliveryTargets;
@@ -95,7 +96,7 @@ export async function storeEnquiry(
           reference: newReference(),
           submissionId: meta.submissionId,
           ...enquiry,
-          suppressed: await isSuppressed(tx, meta.emailHash),
+          suppressed: await isSuppressed(tx, meta.emailKeys),
           ...(quarantine ? { verdict: 'spam' as const, spamReason: quarantine.reason } : {}),
         })
         .onConflictDoNothing({ target: leads.submissionId })

@@ -14,10 +14,10 @@ import type { Db } from '../../platform/db';
 import type { DeliveryTargets } from './deliveries';
 import { hashClientAddress } from '../../platform/http/client-address';
 import { isSameSite } from '../../platform/http/same-site';
-import { addressHash } from '../../platform/people/address-hash';
+import { addressKeys } from '../../platform/people/address-hash';
 import { errorFacts, log } from '../../platform/log';
 import { countEnquiry } from '../../platform/metrics';
-import { botSignal, postedFormToken } from '../../platform/security/bot-signal';
+import { botCheck, postedFormToken } from '../../platform/security/bot-signal';
 import type { RateLimit } from '../../platform/rate-limit';
 import { newReference } from '../../platform/reference';
 import { storeEnquiry } from './store';
@@ -98,15 +98,20 @@ export async function submitEnquiry(
     };
   }
 
-  const spamReason = await botSignal(formData, token, deps.secret);
+  const { signal: spamReason, proofOfWork } = await botCheck(formData, token, deps.secret);
   try {
     const result = await storeEnquiry(
       deps.db,
-      { ...parsed.data, ...readEnquiryContext(formData), noticeVersion: privacyNotice.version },
+      {
+        ...parsed.data,
+        ...readEnquiryContext(formData),
+        noticeVersion: privacyNotice.version,
+        proofOfWork,
+      },
       {
         submissionId: token.ok ? token.nonce : randomUUID(),
         clientHash: hashClientAddress(request.clientAddress, deps.secret),
-        emailHash: addressHash(parsed.data.email, deps.secret),
+        emailKeys: addressKeys(parsed.data.email, deps.secret),
         rateLimit: deps.rateLimit,
         now,
         deliveries: deps.deliveries ?? { webhookUrls: [] },

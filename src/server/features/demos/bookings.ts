@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db';
 import { leads } from '../contact';
 import { demoBookings } from './schema';
@@ -30,6 +30,28 @@ export async function currentBooking(
     .select()
     .from(demoBookings)
     .where(and(eq(demoBookings.leadId, leadId), liveAt(now)));
+  return row;
+}
+
+/**
+ * The time the quarantined enquiry `leadId` chose (status `requested`, kept without holding it),
+ * while the page would still show a lead's hold of it at `now` (ms), if any.
+ */
+export async function requestedBooking(
+  db: Db,
+  leadId: string,
+  now: number,
+): Promise<DemoBooking | undefined> {
+  const [row] = await db
+    .select()
+    .from(demoBookings)
+    .where(
+      and(
+        eq(demoBookings.leadId, leadId),
+        eq(demoBookings.status, 'requested'),
+        gt(demoBookings.heldUntil, new Date(now)),
+      ),
+    );
   return row;
 }
 

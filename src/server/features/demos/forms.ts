@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db';
 import { leads } from '../contact';
 import { getDemoEnv, getDemoRuntime, type DemoSiteEnv } from './env';
 import { hashClientAddress } from '../../platform/http/client-address';
+import { hashClientGroup } from '../../platform/http/client-group';
 import { formRateLimit } from '../../platform/http/form-post';
 import { log } from '../../platform/log';
 import { nudgeQueueWorker } from '../../delivery/queue/runtime';
@@ -75,7 +76,8 @@ export async function bookFromForm(
   if (!leadId || !Number.isFinite(at)) return 'invalid';
   const clientHash = hashClientAddress(clientAddress, secret);
   const settings = { ...bookingSettings(env), secret };
-  const result = await bookDemo(db, settings, leadId, at, Date.now(), clientHash);
+  const group = hashClientGroup(clientAddress, secret);
+  const result = await bookDemo(db, settings, leadId, at, Date.now(), clientHash, group);
   if (result.outcome === 'booked' || result.outcome === 'held') {
     log.info({
       event: result.outcome === 'held' && result.cap ? 'demo.capped' : `demo.${result.outcome}`,
@@ -124,10 +126,11 @@ export async function reRequestFromForm(
   const leadId = verifyBookingToken(token, secret);
   if (!leadId) return 'invalid';
   const settings = { ...bookingSettings(env), secret };
+  const group = hashClientGroup(clientAddress, secret);
   const outcome =
     request.action === 'resend'
-      ? await resendProofRequest(db, settings, leadId, Date.now())
-      : await correctHeldAddress(db, settings, leadId, request.email, Date.now());
+      ? await resendProofRequest(db, settings, leadId, Date.now(), group)
+      : await correctHeldAddress(db, settings, leadId, request.email, Date.now(), group);
   log.info({ event: `demo.${request.action}`, outcome, leadId });
   if (outcome === 'queued') nudgeQueueWorker();
   return 'sent';

@@ -1,5 +1,6 @@
 import 'server-only';
-import { and, eq, gt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { leads } from '../contact';
 import type { Db } from '../../platform/db';
 import { demoBookings } from './schema';
 import type { DemoBooking } from './types';
@@ -59,6 +60,35 @@ export async function releaseLapsedHolds(
           target.leadId ? eq(demoBookings.leadId, target.leadId) : undefined,
         ),
         keepId ? ne(demoBookings.id, keepId) : undefined,
+      ),
+    );
+}
+
+/**
+ * Cancels, in `tx`, the holds of the other enquiries of the inbox of the booking `confirmed`'s
+ * enquiry (the same canonical address, leads.email_canonical): its owner has just confirmed a demo
+ * by the link only they receive, so a hold made with their address by anyone else (a stranger's
+ * time and text, waiting for a confirmation that would be theirs) gives way. Nothing is sent: a
+ * hold announces nothing until confirmed.
+ */
+export async function displaceHoldsOfInbox(
+  tx: Db,
+  confirmed: Pick<DemoBooking, 'id' | 'leadId'>,
+): Promise<void> {
+  const sameInbox = tx
+    .select({ id: leads.id })
+    .from(leads)
+    .where(
+      sql`${leads.emailCanonical} = (select ${leads.emailCanonical} from ${leads} where ${leads.id} = ${confirmed.leadId})`,
+    );
+  await tx
+    .update(demoBookings)
+    .set({ status: 'cancelled', heldUntil: null, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(demoBookings.status, 'held'),
+        ne(demoBookings.leadId, confirmed.leadId),
+        inArray(demoBookings.leadId, sameInbox),
       ),
     );
 }

@@ -1,18 +1,19 @@
 import 'server-only';
-import { and, asc, eq, gt, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { localDate, type DemoRules } from '@/lib/demo/slots';
 import type { Db } from '../../platform/db';
 import { demoBookings } from './schema';
 import { leads } from '../contact';
 import { liveAt } from './holds';
+import { canonicalAddress } from '../../platform/people/canonical-address';
 import type { BookingCaps, DemoBooking } from './types';
 
 /**
  * The limits a booking checks inside its own transaction, so that concurrent bookings on any
  * number of instances cannot race past them: each takes a transaction-scoped advisory lock on what
- * it counts (a client address, an e-mail address, a host's day), then counts the live bookings
+ * it counts (a client address, its group, an e-mail address, a host's day), then counts the live bookings
  * committed before it, then the caller inserts or moves its booking and commits, which releases
- * the lock. Locks are always taken in the order client, e-mail, host's day, so two bookings never
+ * the lock. Locks are always taken in the order client, client group, e-mail, host's day, so two bookings never
  * wait for each other crosswise. Works the same on PostgreSQL and PGlite.
  */
 
@@ -33,44 +34,81 @@ function upcoming(now: number, where: SQL) {
 }
 
 /**
- * The upcoming (after `now`, ms) live demos and unlapsed holds of the enquiries of the e-mail
- * address `email` (compared without case), earliest first.
+ * The upcoming (after `now`, ms) confirmed demos of the enquiries of any spelling of the inbox of
+ * `email` (compared by canonicalAddress), and the unlapsed hold of the enquiry `leadId` when
+ * given, earliest first. Other enquiries' holds are not counted: anyone can type anyone's address,
+ * and only its owner confirms.
  */
-export async function upcomingOfEmail(db: Db, email: string, now: number): Promise<DemoBooking[]> {
+export async function upcomingOfEmail(
+  db: Db,
+  email: string,
+  now: number,
+  leadId?: string,
+): Promise<DemoBooking[]> {
+  const confirmedOrOwn = or(
+    eq(demoBookings.status, 'booked'),
+    leadId ? eq(demoBookings.leadId, leadId) : undefined,
+  )!;
   const rows = await db
     .select({ booking: demoBookings })
     .from(demoBookings)
     .innerJoin(leads, eq(leads.id, demoBookings.leadId))
-    .where(upcoming(now, sql`lower(${leads.email}) = ${email.toLowerCase()}`))
+    .where(upcoming(now, and(eq(leads.emailCanonical, canonicalAddress(email)), confirmedOrOwn)!))
     .orderBy(asc(demoBookings.startsAt));
   return rows.map((row) => row.booking);
 }
 
+/** Who books: the enquiry's address and id, the client's keyed hash and its group's (or null). */
+export type BookingVisitor = {
+  email: string;
+  leadId?: string;
+  clientHash: string | null;
+  clientGroup?: string | null;
+};
+
 /**
- * Which cap a new booking for `visitor` would pass at `now` (ms), holding the locks of its client
- * and e-mail address until the end of `tx`: `email` (with the address's earliest upcoming demo)
- * when the e-mail address (compared without case) has `caps.perEmail` upcoming demos, `client`
- * when the client hash has `caps.perClient`, else null. Nothing is capped without `caps`; the
- * client is not capped without a hash.
+ * Which cap a new booking for `visitor` would pass at `now` (ms), holding the locks of its client,
+ * client group and e-mail address until the end of `tx`: `email` (with the address's earliest
+ * upcoming demo) when the inbox of the e-mail address (any spelling: canonicalAddress) has
+ * `caps.perEmail` upcoming confirmed demos, counting besides them only the visitor's own
+ * enquiry's hold (upcomingOfEmail); `client` when the client hash has `caps.perClient` upcoming
+ * demos and holds, or its group `caps.holdsPerGroup` unlapsed holds; else null. Nothing is capped
+ * without `caps`; the client is not capped without a hash, nor the group without one.
  */
 export async function reachedCap(
   tx: Db,
   caps: BookingCaps | undefined,
-  visitor: { email: string; clientHash: string | null },
+  visitor: BookingVisitor,
   now: number,
 ): Promise<{ cap: 'email'; booking: DemoBooking } | { cap: 'client' } | null> {
   if (!caps) return null;
-  const email = visitor.email.toLowerCase();
+  const email = canonicalAddress(visitor.email);
   if (visitor.clientHash) await lockFor(tx, `client:${visitor.clientHash}`);
+  if (visitor.clientGroup) await lockFor(tx, `group:${visitor.clientGroup}`);
   await lockFor(tx, `email:${email}`);
-  const sameEmail = await upcomingOfEmail(tx, email, now);
+  const sameEmail = await upcomingOfEmail(tx, email, now, visitor.leadId);
   if (sameEmail.length >= caps.perEmail) return { cap: 'email', booking: sameEmail[0]! };
-  if (!visitor.clientHash) return null;
-  const [client] = await tx
-    .select({ count: sql<number>`count(*)::int` })
-    .from(demoBookings)
-    .where(upcoming(now, eq(demoBookings.clientHash, visitor.clientHash)));
-  return client!.count >= caps.perClient ? { cap: 'client' } : null;
+  if (visitor.clientHash) {
+    const [client] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(demoBookings)
+      .where(upcoming(now, eq(demoBookings.clientHash, visitor.clientHash)));
+    if (client!.count >= caps.perClient) return { cap: 'client' };
+  }
+  if (visitor.clientGroup && caps.holdsPerGroup !== undefined) {
+    const [group] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(demoBookings)
+      .where(
+        and(
+          eq(demoBookings.status, 'held'),
+          gt(demoBookings.heldUntil, new Date(now)),
+          eq(demoBookings.clientGroup, visitor.clientGroup),
+        ),
+      );
+    if (group!.count >= caps.holdsPerGroup) return { cap: 'client' };
+  }
+  return null;
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   positiveNumber,
   textOr,
 } from '../../platform/env-values';
-import { mailBudgetLimits } from '../../platform/people/mail-budget';
+import { mailBudgetLimits, type MailBudgetEnv } from '../../platform/people/mail-budget';
 import type { BookingSettings, DemoHost } from './types';
 
 /**
@@ -80,8 +80,16 @@ export const demoEnvSchema = z.object({
    * a person never reaches it, a script filling the calendar does.
    */
   DEMO_MAX_PER_CLIENT: positiveInt(2),
-  /** Most upcoming demos of one e-mail address (compared without case), whatever the enquiries. */
+  /**
+   * Most upcoming confirmed demos of one inbox (every spelling of it), whatever the enquiries:
+   * holds waiting for their confirmation do not count, so a stranger's hold blocks nobody.
+   */
   DEMO_MAX_PER_EMAIL: positiveInt(1),
+  /**
+   * Most unlapsed holds booked from one client group (IPv4 /24, IPv6 /48): a few addresses
+   * cannot keep the calendar held without one working e-mail address.
+   */
+  DEMO_MAX_HOLDS_PER_GROUP: positiveInt(4),
   /** Dates without demos, comma-separated ISO dates (`2026-01-26,2026-08-15`). */
   DEMO_CLOSED_DATES: commaList(z.iso.date()),
   /** Days offered ahead, today included. */
@@ -145,15 +153,17 @@ export function demoRules(env: DemoEnv): DemoRules {
 export function bookingSettings(
   env: DemoEnv & {
     WEBHOOK_URLS: readonly string[];
-    UNPROVEN_MAIL_PER_ADDRESS: number;
-    UNPROVEN_MAIL_PER_HOUR: number;
-  },
+  } & MailBudgetEnv,
 ): BookingSettings {
   return {
     rules: demoRules(env),
     hosts: env.DEMO_HOSTS,
     reminderHours: env.DEMO_REMINDER_HOURS,
-    caps: { perClient: env.DEMO_MAX_PER_CLIENT, perEmail: env.DEMO_MAX_PER_EMAIL },
+    caps: {
+      perClient: env.DEMO_MAX_PER_CLIENT,
+      perEmail: env.DEMO_MAX_PER_EMAIL,
+      holdsPerGroup: env.DEMO_MAX_HOLDS_PER_GROUP,
+    },
     webhookUrls: env.WEBHOOK_URLS,
     confirmEmail: env.DEMO_CONFIRM_EMAIL,
     mailBudget: mailBudgetLimits(env),

@@ -6,10 +6,12 @@ import { leads } from '../contact';
 /**
  * A demo booking is `booked` (live), `held` (live until `held_until`, waiting for the visitor to
  * confirm by e-mail, `DEMO_CONFIRM_EMAIL`), `cancelled`, or `expired` (a hold that lapsed and was
- * released for another booking). Cancelled and expired rows, and holds past `held_until`, free
- * their time.
+ * released for another booking), or `requested`: the time a quarantined enquiry chose, kept
+ * without holding it (it blocks nobody) until an operator releases the enquiry, which then holds or
+ * books it if it is still free (announceReleased). Cancelled, expired and requested rows, and holds
+ * past `held_until`, free their time.
  */
-export type DemoBookingStatus = 'booked' | 'held' | 'cancelled' | 'expired';
+export type DemoBookingStatus = 'booked' | 'held' | 'cancelled' | 'expired' | 'requested';
 
 /**
  * Demos booked from an enquiry's confirmation. The database guarantees that a host has
@@ -36,7 +38,15 @@ export const demoBookings = pgTable(
      * cap of upcoming demos per client; null when booked without one (the operator, tests).
      */
     clientHash: text('client_hash'),
-    /** When a `held` booking lapses unless confirmed; null for every other status. */
+    /**
+     * Keyed hash of that client's group (hashClientGroup: IPv4 /24, IPv6 /48), for the limit of
+     * unlapsed holds per group; null when booked without a client.
+     */
+    clientGroup: text('client_group'),
+    /**
+     * When a `held` booking lapses unless confirmed; for a `requested` one, when the page stops
+     * showing it as held (as a lead's hold would lapse); null for every other status.
+     */
     heldUntil: timestamp('held_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -51,6 +61,9 @@ export const demoBookings = pgTable(
       .on(table.leadId)
       .where(sql`${table.status} in ('booked', 'held')`),
     index('demo_bookings_starts_at_idx').on(table.startsAt),
+    index('demo_bookings_group_held_idx')
+      .on(table.clientGroup)
+      .where(sql`${table.status} = 'held'`),
     index('demo_bookings_client_live_idx')
       .on(table.clientHash)
       .where(sql`${table.status} in ('booked', 'held')`),

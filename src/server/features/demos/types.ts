@@ -81,14 +81,18 @@ export type BookingSettings = {
    */
   mailBudget?: MailBudgetLimits;
   /**
-   * The site secret, for the keyed hash of an address the budget counts by (addressHash); read
+   * The site secret, for the keyed hash of an inbox the budget counts by (addressKeys); read
    * from the database (getSiteSecret) when absent.
    */
   secret?: string;
 };
 
-/** Most upcoming demos booked from one client address, and of one e-mail address. */
-export type BookingCaps = { perClient: number; perEmail: number };
+/**
+ * Most upcoming demos and holds booked from one client address, most confirmed upcoming demos of
+ * one inbox, and most unlapsed holds booked from one client group (IPv4 /24, IPv6 /48; none
+ * when absent).
+ */
+export type BookingCaps = { perClient: number; perEmail: number; holdsPerGroup?: number };
 
 /**
  * What a booking request did: `booked` (now, or `already-booked` earlier: one live demo or hold
@@ -125,7 +129,13 @@ export type ChangeResult =
  */
 export type DemoChange =
   | { kind: 'booked'; booking: DemoBooking }
-  | { kind: 'held'; booking: DemoBooking; exists?: DemoBooking }
+  | {
+      kind: 'held';
+      booking: DemoBooking;
+      exists?: DemoBooking;
+      /** The requesting client's group (hashClientGroup), for the mail budget; null: an operator. */
+      clientGroup?: string | null;
+    }
   | { kind: 'rescheduled'; booking: DemoBooking; previous: DemoBooking }
   | { kind: 'cancelled'; booking: DemoBooking };
 
@@ -240,7 +250,13 @@ export type BookedDemo = {
  */
 export type DemoStep =
   | { kind: 'booked'; demo: BookedDemo }
-  | { kind: 'held'; demo: BookedDemo; heldUntil: string }
+  | {
+      kind: 'held';
+      demo: BookedDemo;
+      heldUntil: string;
+      /** Its e-mail to confirm waits its turn (mailDelayedFor): the page says so. */
+      delayed: boolean;
+    }
   | { kind: 'offer'; offer: BookingOffer }
   | { kind: 'none' };
 

@@ -27,7 +27,7 @@ import type { BookingResult, BookingSettings, DemoBooking } from './types';
  * quarantined enquiry's booking sends nothing until released. Real databases, a real SMTP server,
  * an injected clock.
  */
-const budget = { perAddressPerDay: 3, sitePerHour: 200 };
+const budget = { perAddressPerDay: 3, perClientPerDay: 2, grievancesPerDay: 2, sitePerHour: 200 };
 const confirmOn = testBookingSettings({
   hosts: [meera],
   rules: { bookingDays: 5 },
@@ -141,7 +141,7 @@ for (const backend of backends) {
       );
     });
 
-    it('counts every request to confirm and notice against the address: ten bookings with one address, at most 3 e-mails', async () => {
+    it('counts every request to confirm and notice against the address: ten bookings with one address from ten client groups, at most 3 e-mails', async () => {
       const outcomes: string[] = [];
       for (let i = 0; i < 10; i++) {
         const lead = await withEmail(10 + i, 'victim@hospital.example');
@@ -152,6 +152,7 @@ for (const backend of backends) {
           friday10 + (i % 3) * hour + Math.floor(i / 3) * 24 * hour,
           now,
           `client-${i}`,
+          `group-${i}`,
         );
         outcomes.push(result.outcome);
       }
@@ -162,9 +163,9 @@ for (const backend of backends) {
       );
       // The visitor asking again changes nothing past the budget.
       const [first] = await database.db.select().from(demoBookings).limit(1);
-      expect(await resendProofRequest(database.db, confirmOn, first!.leadId, now + 1)).toBe(
-        'not-sent',
-      );
+      expect(
+        await resendProofRequest(database.db, confirmOn, first!.leadId, now + 1, 'group-new'),
+      ).toBe('not-sent');
     });
 
     it('a quarantined enquiry books like a lead, sends nothing while it waits, and its release sends what a lead would have', async () => {
@@ -175,8 +176,8 @@ for (const backend of backends) {
       const booked = await bookDemo(database.db, confirmOff, spamBooked, friday10 + hour, now);
       expect(booked.outcome).toBe('booked');
       expect([...(await jobsOf(spamHeld)), ...(await jobsOf(spamBooked))]).toEqual([]);
-      // Resending or correcting the address sends nothing either.
-      expect(await resendProofRequest(database.db, confirmOn, spamHeld, now)).toBe('not-sent');
+      // Its time is kept, not held: resending sends nothing either.
+      expect(await resendProofRequest(database.db, confirmOn, spamHeld, now)).toBe('not-held');
       expect(await jobsOf(spamHeld)).toEqual([]);
 
       const release = (settings: BookingSettings) => ({

@@ -5,9 +5,13 @@ import { log } from '../../platform/log';
 import { enqueue } from '../../delivery/queue/enqueue';
 import { dropSentJobs } from '../../delivery/queue/operations';
 import { defineJob, type JobHandler } from '../../delivery/queue/job';
-import { addressHash } from '../../platform/people/address-hash';
+import { addressKeys } from '../../platform/people/address-hash';
 import { admitUnprovenMail, type MailBudgetLimits } from '../../platform/people/mail-budget';
-import { claimResumeLink, isSuppressed } from '../../platform/people/suppression';
+import {
+  claimResumeLink,
+  isSuppressed,
+  isSuppressedExactly,
+} from '../../platform/people/suppression';
 import { holdsDataFor } from './copy';
 import { joinOpenGrievance } from './grievances';
 import { verifyPrivacyLink } from './link-token';
@@ -18,11 +22,18 @@ import type { PersonalDataHolder } from './personal-data';
  * The `privacy.ask` job: one valid post of the privacy form, queued the same way whoever's the
  * address, so the form's answer and its work do not depend on it; what the post leads to is decided
  * here, on the queue worker. Its payload is the request's signed link token (the address in it is
- * encoded, not in clear) and when it was asked (ms).
+ * encoded, not in clear), when it was asked (ms), the keyed hash of the asking client's group
+ * (hashClientGroup: what the budget counts per client) and whether a proof of work came with the
+ * post (without one, its mail waits while the site is busy).
  */
 export const privacyAskJob = defineJob(
   'privacy.ask',
-  z.object({ token: z.string(), at: z.number().int() }),
+  z.object({
+    token: z.string(),
+    at: z.number().int(),
+    group: z.string(),
+    proofOfWork: z.boolean(),
+  }),
 );
 
 /** What deciding a privacy request needs. */
@@ -39,12 +50,15 @@ export type DecideDeps = {
 
 /**
  * The `privacy.ask` handler, in one transaction at the time the request was asked: a suppressed
- * address gets only the `resume` (hear from us again) link, at most one a week
- * (claimResumeLink), and `resume` applies only to a suppressed address; a grievance from an
- * address with an open one joins it (no mail); otherwise, when the site holds data for the
- * address (`deps.holders`), the request is a grievance (DPDP Act s.13: anyone may complain) or a
- * `resume`, the link e-mail (`privacy.link`) is queued if the address's mail budget admits it
- * (admitUnprovenMail). Logs `privacy.asked` with the outcome.
+ * inbox (any spelling of it, isSuppressed) gets nothing but the `resume` (hear from us again)
+ * link, and `resume` applies only to the very spelling that asked to be suppressed (only it can
+ * lift it, isSuppressedExactly), at most one link a week (claimResumeLink, by that spelling); a
+ * grievance from an address with an open one joins it (no mail); otherwise, when the site holds
+ * data for the address (`deps.holders`, by its exact spelling), the request is a grievance (DPDP
+ * Act s.13: anyone may complain) or a `resume`, the link e-mail (`privacy.link`) is queued if the
+ * inbox's mail budget admits it (admitUnprovenMail: per inbox and per client group, grievance
+ * links apart), delayed to its slot when the site is busy and the post came without its proof of
+ * work. Logs `privacy.asked` with the outcome.
  * @throws on database errors (nothing is then decided; the job is tried again).
  */
 export function decidePrivacyAsk(
@@ -57,9 +71,13 @@ export function decidePrivacyAsk(
     const { kind, email, details, nonce } = link.request;
     const now = new Date(payload.at);
     const outcome = await deps.db.transaction(async (tx) => {
-      const emailHash = addressHash(email, secret);
-      const suppressed = await isSuppressed(tx, emailHash);
-      if (kind === 'resume' ? !suppressed : suppressed) return 'not-applicable' as const;
+      const keys = addressKeys(email, secret);
+      const emailHash = keys.exact;
+      const applies =
+        kind === 'resume'
+          ? await isSuppressedExactly(tx, emailHash)
+          : !(await isSuppressed(tx, keys));
+      if (!applies) return 'not-applicable' as const;
       if (
         kind !== 'grievance' &&
         kind !== 'resume' &&
@@ -74,20 +92,30 @@ export function decidePrivacyAsk(
         return 'resume-weekly' as const;
       const budget = await admitUnprovenMail(
         tx,
-        { emailHash, kind: privacyLinkJob.name, now },
+        {
+          emailHash: keys.mailbox,
+          kind: privacyLinkJob.name,
+          bucket: kind === 'grievance' ? 'grievance' : 'proof',
+          requester: { group: payload.group, proofOfWork: payload.proofOfWork },
+          now,
+        },
         deps.mailBudget,
       );
-      if (budget !== 'send') return budget;
+      if (budget.verdict !== 'send' && budget.verdict !== 'delay') return budget.verdict;
       await enqueue(
         tx,
         privacyLinkJob,
         { token: payload.token },
-        { dedupeKey: `privacy.link:${nonce}`, owner: linkOwner(nonce) },
+        {
+          dedupeKey: `privacy.link:${nonce}`,
+          owner: linkOwner(nonce),
+          ...(budget.verdict === 'delay' && { notBefore: budget.sendAt }),
+        },
       );
-      return 'queued' as const;
+      return budget.verdict === 'delay' ? ('delayed' as const) : ('queued' as const);
     });
     log.info({ event: 'privacy.asked', kind, outcome });
-    if (outcome !== 'queued') return { skipped: outcome };
+    if (outcome !== 'queued' && outcome !== 'delayed') return { skipped: outcome };
     deps.onQueued?.();
   };
 }

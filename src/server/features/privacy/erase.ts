@@ -6,7 +6,7 @@ import type { Db } from '../../platform/db';
 import { auditLog } from '../../platform/audit/schema';
 import { appendAudit, type Actor } from '../../platform/audit';
 import { newReference } from '../../platform/reference';
-import { addressHash } from '../../platform/people/address-hash';
+import { addressHash, addressKeys } from '../../platform/people/address-hash';
 import { suppress } from '../../platform/people/suppression';
 import { countHeld } from './copy';
 import { addCounts, type HeldCounts, type PersonalDataHolder } from './personal-data';
@@ -62,7 +62,8 @@ export type ErasureOptions = {
  * `demo.cancelled`), and nothing is erased until those cancellations are delivered (waiting up to
  * `options.waitMs`). Then, in ONE transaction: each holder erases its part (demo bookings, then the
  * enquiries with their pending jobs), a `lead.erased` event goes per erased enquiry the receivers
- * got to each webhook endpoint, the address's keyed hash is put on the suppression list, the
+ * got to each webhook endpoint, the address's keyed hashes (its spelling's and its inbox's:
+ * addressKeys) are put on the suppression list, the
  * address is scrubbed from the audit log, the request is closed as a tombstone (recorded first
  * for an operator's erasure) and the outcome audited.
  * @throws on database errors, and what `options.notify` throws (nothing is then erased).
@@ -112,7 +113,7 @@ export async function eraseAddress(
     if (!request) throw new Error('The privacy request could not be recorded.');
     for (const shared of parts.flatMap((part) => part.sharedReferences))
       await enqueueLeadErased(tx, shared, deps.webhookUrls, request.id, now);
-    await suppress(tx, emailHash, subject.kind, now);
+    await suppress(tx, addressKeys(email, deps.secret), subject.kind, now);
     await scrubAudit(tx, email);
     if (!subject.request)
       await appendAudit(tx, subject.actor, 'privacy-request', request.reference, subject.kind);

@@ -9,8 +9,8 @@ import { createSmtpSender } from '../../delivery/email/transport';
 import { handle } from '../../delivery/queue/job';
 import { jobs } from '../../delivery/queue/schema';
 import { auditLog } from '../../platform/audit/schema';
-import { unprovenMails } from '../../platform/people/schema';
-import { addressHash } from '../../platform/people/address-hash';
+import { suppressions, unprovenMails } from '../../platform/people/schema';
+import { addressHash, addressKeys } from '../../platform/people/address-hash';
 import { suppress } from '../../platform/people/suppression';
 import { difference, rowCounts } from '@test/row-counts';
 import { issueFormToken } from '../../platform/security/form-token';
@@ -27,13 +27,15 @@ import { grievanceAdditions, privacyRequests } from './schema';
 import { viewPrivacyRequest } from './handling';
 
 /**
- * The privacy form cannot be turned against an address: its links count against the address's
- * budget of e-mails to unproven addresses (3 a day here, as by default), it has the contact form's
+ * The privacy form cannot be turned against an address: its grievance links count against the
+ * inbox's own budget of them (2 a day, one per client group, as by default), it has the contact form's
  * bot defences, and one address has at most one open grievance, later ones joining it. Every post
  * gets the same answer. Real SMTP server, both databases.
  */
 
 const sent = { status: 'sent', message: expect.stringMatching(/^Thank you/) };
+/** The budget of mails to unproven addresses, as by default but for a ceiling of 3 a day. */
+const budget = { perAddressPerDay: 3, perClientPerDay: 2, grievancesPerDay: 2, sitePerHour: 200 };
 
 for (const backend of backends) {
   describe.skipIf(backend.skipReason)(
@@ -62,7 +64,7 @@ for (const backend of backends) {
             decidePrivacyAsk({
               db: database.db,
               secret,
-              mailBudget: { perAddressPerDay: 3, sitePerHour: 200 },
+              mailBudget: budget,
               holders: holders(),
               onQueued: () => running.nudge(),
             }),
@@ -101,6 +103,7 @@ for (const backend of backends) {
         db: database.db,
         secret: TEST_SECRET,
         rateLimit: { max: 5, windowMs: 600_000 },
+        mailBudget: budget,
         allowedOrigins: [],
         ...(now ? { now: () => now } : {}),
       });
@@ -129,29 +132,31 @@ for (const backend of backends) {
         return decodeURIComponent(match[1]!);
       }
 
-      it('ten requests for one address from ten clients: at most 3 e-mails reach it, the same answer to all', async () => {
+      it('ten grievances for one address from ten clients in five groups: at most 2 e-mails reach it, the same answer to all', async () => {
         const victim = 'victim@hospital.example';
         const answers = [];
         for (let i = 0; i < 10; i++)
           answers.push(
             await askForPrivacyLink(
               grievance(victim, `Complaint number ${i}.`),
-              request(`192.0.2.${i + 1}`),
+              request(`192.0.${2 + (i % 5)}.${i + 1}`),
               askDeps(),
             ),
           );
         await worker().drain();
         const reached = mailsTo(victim).length;
         console.log(
-          `privacy links: 10 requests from 10 clients, ${reached} e-mails reached the address`,
+          `privacy links: 10 grievances from 10 clients, ${reached} e-mails reached the address`,
         );
-        expect(reached).toBe(3);
+        expect(reached).toBe(2);
         expect(answers).toEqual(Array.from({ length: 10 }, () => sent));
         const counted = await database.db
           .select()
           .from(unprovenMails)
           .where(eq(unprovenMails.emailHash, addressHash(victim, TEST_SECRET)));
-        expect(counted.map((row) => row.kind)).toEqual(Array(3).fill('privacy.link'));
+        expect(counted.map((row) => [row.kind, row.bucket])).toEqual(
+          Array(2).fill(['privacy.link', 'grievance']),
+        );
 
         // A day later the address may be mailed again (the budget is a rolling 24 hours).
         const tomorrow = new Date(Date.now() + 24 * 3_600_000 + 60_000);
@@ -167,7 +172,7 @@ for (const backend of backends) {
             .select()
             .from(unprovenMails)
             .where(eq(unprovenMails.emailHash, addressHash(victim, TEST_SECRET))),
-        ).toHaveLength(4);
+        ).toHaveLength(3);
       });
 
       it('a bot gets the same answer and the address nothing: honeypot, no token, forged; too fast gets the form again', async () => {
@@ -230,7 +235,7 @@ for (const backend of backends) {
 
       it('does the same work and writes for an address that gets a link, an unknown one and a suppressed one', async () => {
         const erased = 'same-work-erased@hospital.example';
-        await suppress(database.db, addressHash(erased, TEST_SECRET), 'erase', new Date());
+        await suppress(database.db, addressKeys(erased, TEST_SECRET), 'erase', new Date());
         /** A post of `kind` for `address` from client `i`: its answer and the rows it wrote. */
         const post = async (address: string, kind: string, i: number) => {
           const data = grievance(address, 'Please tell me.');
@@ -258,7 +263,7 @@ for (const backend of backends) {
         const erased = 'erased-owner@hospital.example';
         const emailHash = addressHash(erased, TEST_SECRET);
         const t0 = new Date();
-        await suppress(database.db, emailHash, 'erase', t0);
+        await suppress(database.db, addressKeys(erased, TEST_SECRET), 'erase', t0);
         /** Asks to hear from us again for the erased address at `at`, from client `i`. */
         const resume = async (at: Date, i: number) => {
           const data = grievance(erased, '', {
@@ -290,6 +295,47 @@ for (const backend of backends) {
         expect(await links()).toBe(2);
       });
 
+      it('a look-alike spelling of an erased address gets no "hear from us again" link and does not spend the week\'s', async () => {
+        const erased = 'weekly.owner@gmail.com';
+        const lookAlikes = ['weeklyowner+promo@gmail.com', 'week.ly.owner@googlemail.com'];
+        const keys = addressKeys(erased, TEST_SECRET);
+        // In the past, so that the links asked at these times are still valid when sent now.
+        const t0 = new Date(Date.now() - 10 * 60_000);
+        await suppress(database.db, keys, 'erase', t0);
+        /** Asks to hear from us again for `address` at `at`, from client `i`. */
+        const resume = async (address: string, at: Date, i: number) => {
+          const data = grievance(address, '', {
+            token: issueFormToken(TEST_SECRET, at.getTime() - 10_000),
+          });
+          data.set('kind', 'resume');
+          const answer = await askForPrivacyLink(data, request(`198.18.${i}.1`), askDeps(at));
+          await worker().drain();
+          return answer;
+        };
+        // Strangers ask with look-alikes of the inbox (one client each): the page answers the
+        // same, nothing is sent to any spelling, and the erased spelling's week is not claimed.
+        for (const [i, address] of lookAlikes.entries())
+          expect(await resume(address, new Date(t0.getTime() + i * 60_000), i + 1)).toEqual(sent);
+        for (const address of [erased, ...lookAlikes]) expect(mailsTo(address)).toEqual([]);
+        const [row] = await database.db
+          .select({ resumeLinkAt: suppressions.resumeLinkAt })
+          .from(suppressions)
+          .where(eq(suppressions.emailHash, keys.exact));
+        expect(row?.resumeLinkAt).toBeNull();
+        // The spelling that asked to be erased gets its one link of the week, and only it.
+        expect(await resume(erased, new Date(t0.getTime() + 5 * 60_000), 5)).toEqual(sent);
+        expect(mailsTo(erased)).toHaveLength(1);
+        // A look-alike after it: still nothing, and the inbox's budget counted the one link.
+        expect(await resume(lookAlikes[0]!, new Date(t0.getTime() + 6 * 60_000), 6)).toEqual(sent);
+        for (const address of lookAlikes) expect(mailsTo(address)).toEqual([]);
+        expect(
+          await database.db
+            .select()
+            .from(unprovenMails)
+            .where(eq(unprovenMails.emailHash, keys.mailbox)),
+        ).toHaveLength(1);
+      });
+
       it('one open grievance per address: later ones join it, with no new request and no new e-mail', async () => {
         const person = 'complainant@hospital.example';
         // Two links asked before any is confirmed (unconfirmed requests are not stored): both sent.
@@ -297,7 +343,7 @@ for (const backend of backends) {
           expect(
             await askForPrivacyLink(
               grievance(person, text),
-              request(`203.0.113.${i + 1}`),
+              request(`203.0.${113 + i}.1`),
               askDeps(),
             ),
           ).toEqual(sent);

@@ -47,6 +47,13 @@ import { leadErasedWebhookJob, postLeadErased } from './webhook';
 const WEBHOOK_SECRET = `whsec_${Buffer.from('privacy-test-webhook-secret').toString('base64')}`;
 const email = 'asha.rao@hospital.example';
 const hour = 3_600_000;
+/** A budget of mails to unproven addresses that these flows never reach. */
+const budget = {
+  perAddressPerDay: 10,
+  perClientPerDay: 10,
+  grievancesPerDay: 10,
+  sitePerHour: 200,
+};
 
 /** The first bookable time two days from now: 10:00 IST (04:30Z), inside the test rules. */
 function demoTime(): number {
@@ -122,7 +129,7 @@ for (const backend of backends) {
             decidePrivacyAsk({
               db: database.db,
               secret,
-              mailBudget: { perAddressPerDay: 10, sitePerHour: 200 },
+              mailBudget: budget,
               holders: holders(),
               onQueued: () => running.nudge(),
             }),
@@ -160,6 +167,7 @@ for (const backend of backends) {
         secret: TEST_SECRET,
         rateLimit: { max: 5, windowMs: 600_000 },
         allowedOrigins: [],
+        mailBudget: budget,
       });
 
       /** Posts the privacy form for `address` and `kind`; returns the page's answer. */

@@ -1,5 +1,6 @@
 import 'server-only';
 import { keyedHash } from '../security/keyed-hash';
+import { canonicalAddress } from './canonical-address';
 
 /**
  * The keyed hash of an e-mail address (keyedHash, purpose `address`): HMAC-SHA-256, keyed with the
@@ -13,4 +14,21 @@ import { keyedHash } from '../security/keyed-hash';
  */
 export function addressHash(email: string, secret: string): string {
   return keyedHash('address', email.trim().toLowerCase(), secret);
+}
+
+/**
+ * The two keyed hashes an address is known by: `exact`, of its spelling (addressHash: what a copy,
+ * an erasure's tombstone and "hear from us again" go by), and `mailbox`, of its canonical form
+ * (canonicalAddress: what blocks, shared by every spelling one inbox receives). The same formula
+ * (purpose `address`), so for an already-canonical address the two are equal, and a suppression
+ * stored before canonical forms existed holds for every spelling of a canonical address.
+ */
+export type AddressKeys = { exact: string; mailbox: string };
+
+/** The AddressKeys of `email` (as typed), keyed with the site secret `secret`. */
+export function addressKeys(email: string, secret: string): AddressKeys {
+  return {
+    exact: addressHash(email, secret),
+    mailbox: keyedHash('address', canonicalAddress(email), secret),
+  };
 }

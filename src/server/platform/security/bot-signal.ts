@@ -32,11 +32,26 @@ export async function botSignal(
   token: TokenCheck,
   secret: string,
 ): Promise<string | null> {
+  return (await botCheck(formData, token, secret)).signal;
+}
+
+/**
+ * What botSignal decides (`signal`), and whether a valid proof of work for this form came with it
+ * (`proofOfWork`: JavaScript ran the widget; the budget of mails to unproven addresses lets such
+ * a post send at once when the site is busy).
+ */
+export async function botCheck(
+  formData: FormData,
+  token: TokenCheck,
+  secret: string,
+): Promise<{ signal: string | null; proofOfWork: boolean }> {
   const honeypot = formData.get(honeypotField);
-  if (honeypot !== '') return 'honeypot';
-  if (!token.ok) return token.reason;
+  if (honeypot !== '') return { signal: 'honeypot', proofOfWork: false };
+  if (!token.ok) return { signal: token.reason, proofOfWork: false };
   const proof = await checkProof(formData.get(proofField), secret, token.nonce);
-  if (proof === 'invalid' || proof === 'replayed') return `altcha-${proof}`;
-  if (proof !== 'valid' && token.ageMs < TOKEN_MIN_AGE_MS) return 'too-fast';
-  return null;
+  const proofOfWork = proof === 'valid';
+  if (proof === 'invalid' || proof === 'replayed')
+    return { signal: `altcha-${proof}`, proofOfWork };
+  if (!proofOfWork && token.ageMs < TOKEN_MIN_AGE_MS) return { signal: 'too-fast', proofOfWork };
+  return { signal: null, proofOfWork };
 }

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
  * erasure's suppression and tombstone hold that formula.
  */
 const labels = {
-  /** An e-mail address, trimmed and lower-cased (people/address-hash.ts). */
+  /** An e-mail address trimmed and lower-cased, or its canonical form (people/address-hash.ts). */
   address: '',
   /** A client's network address (http/client-address.ts). */
   client: 'client:',

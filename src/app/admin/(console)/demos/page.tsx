@@ -93,7 +93,10 @@ export default async function DemosPage({ searchParams }: DemosPageProps) {
                 <EnquiryLink reference={demo.reference} />
               </Cell>
               <Cell>
-                {demo.waiting && (demo.status === 'booked' || demo.status === 'held') ? (
+                {demo.waiting &&
+                (demo.status === 'booked' ||
+                  demo.status === 'held' ||
+                  demo.status === 'requested') ? (
                   `${demo.status}, waiting: enquiry in spam`
                 ) : demo.status === 'booked' && when === 'upcoming' ? (
                   <form action={cancelDemo}>

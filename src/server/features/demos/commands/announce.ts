@@ -33,7 +33,7 @@ export async function announceChange(
 ): Promise<void> {
   const { booking } = change;
   if (change.kind === 'held') {
-    await enqueueProofRequest(tx, booking, settings, now, change.exists);
+    await enqueueProofRequest(tx, booking, settings, now, change.exists, change.clientGroup);
     return;
   }
   const snapshot = (of: DemoBooking, reason: CancelledDemo['reason']): CancelledDemo => ({

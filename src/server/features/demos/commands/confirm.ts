@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../../platform/db/errors';
 import { demoBookings } from '../schema';
 import { leads } from '../../contact';
 import { findBooking, sameHost } from '../bookings';
-import { isHeldAt, releaseLapsedHolds } from '../holds';
+import { displaceHoldsOfInbox, isHeldAt, releaseLapsedHolds } from '../holds';
 import { hasRoomOnDay, reachedCap } from '../limits';
 import type { BookingSettings, ConfirmResult, DemoBooking } from '../types';
 import { freeSlots } from '../views/slots';
@@ -15,7 +15,8 @@ import { announceChange } from './announce';
  * Confirms the held booking `bookingId` at `now` (ms), from the visitor's e-mailed link: status
  * `held` becomes `booked` and the booking is announced as any booking is (invitations to the
  * visitor and the host, the reminder, the `demo.booked` event: announceChange), in one
- * transaction.
+ * transaction, which also cancels the unconfirmed holds of other enquiries of the same inbox
+ * (displaceHoldsOfInbox: a stranger's hold with the address blocks nobody).
  * - Within the hold nothing else is checked: the time and the caps were taken when it was held.
  * - After the hold lapsed, the visitor gets the same time with the same host only when it is still
  *   offered (computeSlots at `now`), the caps and the host's day still have room (counted under
@@ -50,7 +51,10 @@ export async function confirmHold(
           ),
         )
         .returning();
-      if (row) await announceChange(tx, { kind: 'booked', booking: row }, settings, now);
+      if (row) {
+        await displaceHoldsOfInbox(tx, row);
+        await announceChange(tx, { kind: 'booked', booking: row }, settings, now);
+      }
       return row;
     });
     if (confirmed) return { outcome: 'confirmed', booking: confirmed };
@@ -92,7 +96,12 @@ async function hasRoomFor(
     .from(leads)
     .where(eq(leads.id, held.leadId));
   if (!lead) return false;
-  const visitor = { email: lead.email, clientHash: held.clientHash };
+  const visitor = {
+    email: lead.email,
+    leadId: held.leadId,
+    clientHash: held.clientHash,
+    clientGroup: held.clientGroup,
+  };
   if (await reachedCap(tx, settings.caps, visitor, now)) return false;
   const start = held.startsAt.getTime();
   if (!(await hasRoomOnDay(tx, settings.rules, held.hostEmail, start, now, held.id))) return false;

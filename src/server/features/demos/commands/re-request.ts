@@ -2,6 +2,8 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../platform/db';
+import { addressKeys } from '../../../platform/people/address-hash';
+import { getSiteSecret } from '../../../platform/security/site-secret';
 import { correctEnquiryAddress, leads } from '../../contact';
 import { currentBooking } from '../bookings';
 import { upcomingOfEmail } from '../limits';
@@ -19,6 +21,11 @@ import type { BookingSettings, DemoBooking } from '../types';
 
 /** What a resend or correction did (for the log; the page says the same for every outcome). */
 export type ReRequestOutcome = 'queued' | 'not-sent' | 'not-held';
+
+/** `queued` when the budget let the request be queued (now or delayed), else `not-sent`. */
+function queuedOrNot(verdict: string): ReRequestOutcome {
+  return verdict === 'send' || verdict === 'delay' ? 'queued' : 'not-sent';
+}
 
 /** The lead's unlapsed hold at `now` (ms) with its enquiry's verdict and address, if any. */
 async function heldOf(db: Db, leadId: string, now: number) {
@@ -57,6 +64,7 @@ export async function resendProofRequest(
   settings: BookingSettings,
   leadId: string,
   now: number,
+  clientGroup: string | null = null,
 ): Promise<ReRequestOutcome> {
   const found = await heldOf(db, leadId, now);
   if (!found) return 'not-held';
@@ -68,9 +76,10 @@ export async function resendProofRequest(
       settings,
       now,
       await existingOf(tx, settings, found.lead.email, found.booking.id, now),
+      clientGroup,
     ),
   );
-  return verdict === 'send' ? 'queued' : 'not-sent';
+  return queuedOrNot(verdict);
 }
 
 /**
@@ -88,6 +97,7 @@ export async function correctHeldAddress(
   leadId: string,
   email: string,
   now: number,
+  clientGroup: string | null = null,
 ): Promise<ReRequestOutcome> {
   const found = await heldOf(db, leadId, now);
   if (!found) return 'not-held';
@@ -98,7 +108,12 @@ export async function correctHeldAddress(
       .set({ status: 'cancelled', heldUntil: null, updatedAt: sql`now()` })
       .where(sql`${demoBookings.id} = ${booking.id} and ${demoBookings.status} = 'held'`)
       .returning({ id: demoBookings.id });
-    if (!dropped || !(await correctEnquiryAddress(tx, leadId, email))) return 'not-held';
+    const keys = addressKeys(email, settings.secret ?? (await getSiteSecret(tx)));
+    if (
+      !dropped ||
+      !(await correctEnquiryAddress(tx, leadId, email, keys, new Date(now), settings.webhookUrls))
+    )
+      return 'not-held';
     const [renewed] = await tx
       .insert(demoBookings)
       .values({
@@ -114,7 +129,7 @@ export async function correctHeldAddress(
       .returning();
     if (found.lead.verdict === 'spam') return 'not-sent';
     const exists = await existingOf(tx, settings, email, renewed!.id, now);
-    const verdict = await enqueueProofRequest(tx, renewed!, settings, now, exists);
-    return verdict === 'send' ? 'queued' : 'not-sent';
+    const verdict = await enqueueProofRequest(tx, renewed!, settings, now, exists, clientGroup);
+    return queuedOrNot(verdict);
   });
 }

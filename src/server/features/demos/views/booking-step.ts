@@ -1,14 +1,19 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { formatTime } from '@/lib/demo/display';
 import { offerDays, type BookingOffer } from '@/lib/demo/offer';
 import { leads } from '../../contact';
 import { getDemoEnv, getDemoRuntime, type DemoSiteEnv } from '../env';
 import type { Runtime } from '../../../platform/runtime';
-import { currentBooking } from '../bookings';
+import { currentBooking, requestedBooking } from '../bookings';
 import { bookingSettings, isBookingOn } from '../rules';
 import { issueBookingToken, verifyBookingToken } from '../tokens';
-import type { DemoStep } from '../types';
+import type { BookingSettings, DemoStep } from '../types';
+import type { Db } from '../../../platform/db';
+import { getEnv } from '../../../platform/env';
+import { jobs } from '../../../delivery/queue/schema';
+import { isSiteBusy, mailBudgetLimits } from '../../../platform/people/mail-budget';
+import { demoMailJob } from '../mails/mail-jobs';
 import { bookedDemoOf } from './booked-demo';
 import { freeSlots } from './slots';
 
@@ -70,12 +75,18 @@ export async function demoStep(
   const { db, secret } = runtime;
   const leadId = verifyBookingToken(token, secret);
   if (!leadId) return { kind: 'none' };
-  const booking = await currentBooking(db, leadId, now);
+  // A quarantined enquiry's requested time shows as a lead's booking or hold would (a bot reads
+  // no verdict).
+  const requested = await requestedBooking(db, leadId, now);
+  const booking =
+    (await currentBooking(db, leadId, now)) ??
+    (requested && { ...requested, status: env.DEMO_CONFIRM_EMAIL ? 'held' : 'booked' });
   if (booking?.status === 'held')
     return {
       kind: 'held',
       demo: bookedDemoOf(booking, env, 'unproved'),
       heldUntil: formatTime(booking.heldUntil!.getTime(), env.DEMO_TIMEZONE),
+      delayed: await mailDelayedFor(db, leadId, bookingSettings(env), now),
     };
   if (booking) return { kind: 'booked', demo: bookedDemoOf(booking, env, 'unproved') };
   const [lead] = await db
@@ -84,4 +95,39 @@ export async function demoStep(
     .where(eq(leads.id, leadId));
   if (!lead) return { kind: 'none' };
   return { kind: 'offer', offer: await offerFor(runtime, lead) };
+}
+
+/**
+ * Whether the hold of the enquiry `leadId` has its e-mail to confirm waiting its turn at `now`
+ * (ms): the enquiry came without a proof of work and either the site is busy (isSiteBusy, what
+ * every such visitor is told alike) or its demo e-mail is queued for later (admitUnprovenMail
+ * delayed it).
+ */
+async function mailDelayedFor(
+  db: Db,
+  leadId: string,
+  settings: BookingSettings,
+  now: number,
+): Promise<boolean> {
+  const [lead] = await db
+    .select({ proofOfWork: leads.proofOfWork })
+    .from(leads)
+    .where(eq(leads.id, leadId));
+  if (!lead || lead.proofOfWork) return false;
+  const limits = settings.mailBudget ?? mailBudgetLimits(getEnv());
+  if (await isSiteBusy(db, new Date(now), limits)) return true;
+  const [waiting] = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.owner, leadId),
+        eq(jobs.kind, demoMailJob.name),
+        eq(jobs.status, 'pending'),
+        gt(jobs.runAt, new Date(now)),
+        sql`${jobs.payload}->>'mail' in ('confirm', 'exists')`,
+      ),
+    )
+    .limit(1);
+  return waiting !== undefined;
 }

@@ -65,12 +65,14 @@ function channelOf(kind: string, target: string): string {
 
 /**
  * A demo's state at `now` (ms), in words: booked (upcoming), past (started or over), held (waiting
- * for the visitor's e-mailed confirmation), expired (a hold past its time) or cancelled.
+ * for the visitor's e-mailed confirmation), expired (a hold past its time), requested (a
+ * quarantined enquiry's chosen time, held only once released) or cancelled.
  */
 function demoState(demo: DemoBooking, now: number): string {
   if (demo.status === 'booked') return isChangeable(demo, now) ? 'booked' : 'past';
   if (demo.status === 'held')
     return isHeldAt(demo, now) ? 'held until the visitor confirms by e-mail' : 'expired';
+  if (demo.status === 'requested') return 'requested: held only once the enquiry is released';
   return demo.status;
 }
 
