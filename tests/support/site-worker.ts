@@ -45,3 +45,17 @@ export async function settle(worker: { drain(): Promise<number> }): Promise<numb
   for (let round = await worker.drain(); round > 0; round = await worker.drain()) handled += round;
   return handled;
 }
+
+/**
+ * Runs a {@link siteWorker} on `database` until idle ({@link settle}), then stops it; `more` adds
+ * variables (e.g. the mail budget).
+ */
+export async function drainSite(
+  database: Database,
+  smtp: TestSmtpServer,
+  more: Record<string, string> = {},
+): Promise<void> {
+  const worker = siteWorker(database, smtp, more);
+  await settle(worker);
+  await worker.stop();
+}

@@ -13,7 +13,7 @@ import {
   freshToken,
   request,
 } from '@test/enquiry';
-import { mailsTo as mailsToOf, settle, siteWorker } from '@test/site-worker';
+import { drainSite, mailsTo as mailsToOf } from '@test/site-worker';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '@test/smtp';
 import { submitEnquiry } from '../features/contact/submit';
 import { leads } from '../features/contact/schema';
@@ -78,11 +78,7 @@ for (const backend of backends) {
 
       const mailsTo = (address: string) => mailsToOf(smtp, address);
       /** Runs the site's queue worker until idle; `env` adds variables (e.g. the mail budget). */
-      const drain = async (env: Record<string, string> = {}) => {
-        const worker = siteWorker(database, smtp, env);
-        await settle(worker);
-        await worker.stop();
-      };
+      const drain = (env: Record<string, string> = {}) => drainSite(database, smtp, env);
       const askDeps = (): AskDeps => ({
         db: database.db,
         secret: TEST_SECRET,
